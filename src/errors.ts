@@ -1,0 +1,100 @@
+/**
+ * Every error code llm-rx raises itself, in one place. A `failed` terminal carries one of these,
+ * or the provider's own code when the provider sent an error object.
+ *
+ * - `max-buffer-size-exceeded`: an SSE line or event grew past `maxBufferSize` without ending.
+ * - `malformed-event`: a data payload (SSE `data:` or an NDJSON line) is not valid JSON.
+ * - `stream-closed`: the body ended before the provider sent a terminal event or a finish reason.
+ * - `stream-error`: reading the body failed (connection reset, the body stream errored).
+ * - `http-error`: the response status was not 2xx.
+ * - `provider-error`: the provider reported an error inside the stream without a code of its own.
+ * - `unknown-provider`: the wire format could not be detected and no `provider` was given.
+ * - `stalled`: no event arrived for `idleTimeoutMs`.
+ * - `deadline`: the stream ran past `deadlineMs`.
+ * - `aborted`: the caller's AbortSignal fired (ends as `incomplete`, reason `aborted`).
+ * - `invalid-options`: an operator or function was given options it cannot use.
+ * - `incomplete-turn`: a turn carried nothing a user could receive (see `assertTurn`).
+ */
+export type ErrorCode =
+  | 'max-buffer-size-exceeded'
+  | 'malformed-event'
+  | 'stream-closed'
+  | 'stream-error'
+  | 'http-error'
+  | 'provider-error'
+  | 'unknown-provider'
+  | 'stalled'
+  | 'deadline'
+  | 'aborted'
+  | 'invalid-options'
+  | 'incomplete-turn';
+
+/**
+ * Every `warning.code`, in one place. A warning means something was skipped or repaired;
+ * the stream goes on.
+ *
+ * - `unknown-field`: a wire field the decoder does not know (once per field name per stream).
+ * - `unknown-event`: a wire event or block type the decoder does not handle (once per type).
+ * - `truncated-event`: the body ended inside an event whose data was not complete JSON; dropped.
+ * - `duplicate-event`: the wire repeated an event that may occur once (e.g. `message_start`).
+ * - `sequence-gap`: a `sequence_number` was skipped (OpenAI Responses).
+ * - `text-end-divergent`: a resent full text did not match what was streamed (monotonicText).
+ * - `handler-error`: an event handler threw or rejected (handleEvents).
+ * - `detached-timeout`: detached handlers did not settle within `settleTimeoutMs`.
+ * - `retry`: a failed attempt is being retried (retryStream).
+ * - `invalid-event`: an event from a foreign source did not match the StreamEvent schema.
+ */
+export type WarningCode =
+  | 'unknown-field'
+  | 'unknown-event'
+  | 'truncated-event'
+  | 'duplicate-event'
+  | 'sequence-gap'
+  | 'text-end-divergent'
+  | 'handler-error'
+  | 'detached-timeout'
+  | 'retry'
+  | 'invalid-event';
+
+/** Context an LlmRxError may carry besides its code and message. */
+export interface LlmRxErrorContext {
+  /** HTTP status, for `http-error`. */
+  status?: number;
+  /** Provider id, when the error is tied to one wire format. */
+  provider?: string;
+  /** Whether trying the same request again may succeed. */
+  retryable?: boolean;
+  /** 1-based line number in the input, for `malformed-event` on NDJSON. */
+  line?: number;
+  /** The underlying error, when one was caught. */
+  cause?: unknown;
+}
+
+/** The one error class of llm-rx: a `code` from `ErrorCode`, a message a person can act on. */
+export class LlmRxError extends Error {
+  override readonly name = 'LlmRxError';
+  readonly code: ErrorCode;
+  readonly status?: number;
+  readonly provider?: string;
+  readonly retryable: boolean;
+  readonly line?: number;
+
+  constructor(code: ErrorCode, message: string, context: LlmRxErrorContext = {}) {
+    super(message, context.cause === undefined ? undefined : { cause: context.cause });
+    this.code = code;
+    this.status = context.status;
+    this.provider = context.provider;
+    this.retryable = context.retryable ?? false;
+    this.line = context.line;
+  }
+}
+
+/** True when `error` is an LlmRxError (also across bundle copies, by name and code). */
+export function isLlmRxError(error: unknown): error is LlmRxError {
+  return (
+    error instanceof LlmRxError ||
+    (error instanceof Error &&
+      error.name === 'LlmRxError' &&
+      typeof (error as LlmRxError).code === 'string')
+  );
+}

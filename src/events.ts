@@ -1,0 +1,298 @@
+import { z } from 'zod';
+
+// Every event llm-rx emits, as a zod schema with its inferred type beside it.
+// The type names and fields are the public contract (DESIGN §3).
+
+/** Which wire format a stream was decoded from. */
+export const ProviderId = z.enum(['openai-chat', 'openai-responses', 'anthropic', 'ollama']);
+export type ProviderId = z.infer<typeof ProviderId>;
+
+/** The start of a response: what the wire said about it. */
+export const ResponseStartEvent = z.object({
+  type: z.literal('response-start'),
+  id: z.string().optional(),
+  model: z.string().optional(),
+  provider: z.string(),
+});
+export type ResponseStartEvent = z.infer<typeof ResponseStartEvent>;
+
+/** A text part begins. */
+export const TextStartEvent = z.object({ type: z.literal('text-start'), id: z.string() });
+export type TextStartEvent = z.infer<typeof TextStartEvent>;
+
+/** A piece of visible text. */
+export const TextDeltaEvent = z.object({
+  type: z.literal('text-delta'),
+  id: z.string(),
+  delta: z.string(),
+});
+export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;
+
+/** A text part ends; `text` is the full text when a source resends it. */
+export const TextEndEvent = z.object({
+  type: z.literal('text-end'),
+  id: z.string(),
+  text: z.string().optional(),
+});
+export type TextEndEvent = z.infer<typeof TextEndEvent>;
+
+/** A reasoning entry begins. `index` orders entries of one response. */
+export const ReasoningStartEvent = z.object({
+  type: z.literal('reasoning-start'),
+  id: z.string(),
+  index: z.number().int(),
+});
+export type ReasoningStartEvent = z.infer<typeof ReasoningStartEvent>;
+
+/** What kind of reasoning text a delta carries. */
+export const ReasoningKind = z.enum(['text', 'summary']);
+export type ReasoningKind = z.infer<typeof ReasoningKind>;
+
+/** A piece of reasoning text: the model's own (`text`) or a summary of it (`summary`). */
+export const ReasoningDeltaEvent = z.object({
+  type: z.literal('reasoning-delta'),
+  id: z.string(),
+  index: z.number().int(),
+  delta: z.string(),
+  kind: ReasoningKind,
+});
+export type ReasoningDeltaEvent = z.infer<typeof ReasoningDeltaEvent>;
+
+/**
+ * A reasoning entry ends. Signed or encrypted reasoning is kept here, never shown as text:
+ * `signature` (Anthropic, OpenRouter), `redacted` (encrypted payloads, in wire order).
+ */
+export const ReasoningEndEvent = z.object({
+  type: z.literal('reasoning-end'),
+  id: z.string(),
+  index: z.number().int(),
+  signature: z.string().optional(),
+  redacted: z.array(z.string()).optional(),
+  format: z.string().optional(),
+});
+export type ReasoningEndEvent = z.infer<typeof ReasoningEndEvent>;
+
+/** A client tool call begins streaming its input. */
+export const ToolInputStartEvent = z.object({
+  type: z.literal('tool-input-start'),
+  id: z.string(),
+  name: z.string(),
+  index: z.number().int(),
+});
+export type ToolInputStartEvent = z.infer<typeof ToolInputStartEvent>;
+
+/** A piece of a tool call's input, as raw JSON text. */
+export const ToolInputDeltaEvent = z.object({
+  type: z.literal('tool-input-delta'),
+  id: z.string(),
+  delta: z.string(),
+});
+export type ToolInputDeltaEvent = z.infer<typeof ToolInputDeltaEvent>;
+
+/** A complete tool call. `error` says why `inputText` did not parse as JSON. */
+export const ToolCallEvent = z.object({
+  type: z.literal('tool-call'),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  inputText: z.string(),
+  error: z.string().optional(),
+});
+export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
+
+/** The host app started running a tool. */
+export const ToolStartEvent = z.object({
+  type: z.literal('tool-start'),
+  id: z.string(),
+  name: z.string().optional(),
+  args: z.unknown().optional(),
+});
+export type ToolStartEvent = z.infer<typeof ToolStartEvent>;
+
+/** A running tool reported progress. */
+export const ToolUpdateEvent = z.object({
+  type: z.literal('tool-update'),
+  id: z.string(),
+  name: z.string().optional(),
+  output: z.unknown().optional(),
+});
+export type ToolUpdateEvent = z.infer<typeof ToolUpdateEvent>;
+
+/** A tool finished. */
+export const ToolEndEvent = z.object({
+  type: z.literal('tool-end'),
+  id: z.string(),
+  name: z.string().optional(),
+  result: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+export type ToolEndEvent = z.infer<typeof ToolEndEvent>;
+
+/** Token accounting, as far as the wire reports it. */
+export const UsageEvent = z.object({
+  type: z.literal('usage'),
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  reasoningTokens: z.number().optional(),
+  cachedInputTokens: z.number().optional(),
+  totalTokens: z.number().optional(),
+  cost: z.number().optional(),
+});
+export type UsageEvent = z.infer<typeof UsageEvent>;
+
+/** Why the model stopped. */
+export const FinishReason = z.enum([
+  'stop',
+  'length',
+  'tool-calls',
+  'content-filter',
+  'error',
+  'other',
+]);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+/** The model stopped; `raw` is the provider's own word for why. Not a terminal. */
+export const FinishEvent = z.object({
+  type: z.literal('finish'),
+  reason: FinishReason,
+  raw: z.string().optional(),
+});
+export type FinishEvent = z.infer<typeof FinishEvent>;
+
+/** Something was skipped or repaired; codes are listed in `WarningCode` (src/errors.ts). */
+export const WarningEvent = z.object({
+  type: z.literal('warning'),
+  code: z.string(),
+  message: z.string(),
+  detail: z.unknown().optional(),
+});
+export type WarningEvent = z.infer<typeof WarningEvent>;
+
+/** A chunk of text sized for a channel (bufferChunk). */
+export const BlockEvent = z.object({
+  type: z.literal('block'),
+  text: z.string(),
+  seq: z.number().int().nonnegative(),
+  reason: z.enum(['size', 'paragraph', 'idle', 'flush', 'end']),
+});
+export type BlockEvent = z.infer<typeof BlockEvent>;
+
+/** The reply was only a silent token: the channel should stay silent (suppressSilent). */
+export const SilentEvent = z.object({ type: z.literal('silent'), token: z.string() });
+export type SilentEvent = z.infer<typeof SilentEvent>;
+
+/** Usage fields without the `type` tag, as carried by `completed`. */
+export const Usage = UsageEvent.omit({ type: true });
+export type Usage = z.infer<typeof Usage>;
+
+/** Terminal: the response ended normally. */
+export const CompletedEvent = z.object({
+  type: z.literal('completed'),
+  finishReason: FinishReason.optional(),
+  usage: Usage.optional(),
+});
+export type CompletedEvent = z.infer<typeof CompletedEvent>;
+
+/** Terminal: the response ended early but not in error (length, content filter, abort). */
+export const IncompleteEvent = z.object({
+  type: z.literal('incomplete'),
+  reason: z.string(),
+  message: z.string(),
+});
+export type IncompleteEvent = z.infer<typeof IncompleteEvent>;
+
+/** The error a `failed` terminal carries. `code` is ours (ErrorCode) or the provider's own. */
+export const FailedError = z.object({
+  code: z.string(),
+  message: z.string(),
+  provider: z.string().optional(),
+  status: z.number().optional(),
+  retryable: z.boolean(),
+});
+export type FailedError = z.infer<typeof FailedError>;
+
+/** Terminal: the response failed. */
+export const FailedEvent = z.object({ type: z.literal('failed'), error: FailedError });
+export type FailedEvent = z.infer<typeof FailedEvent>;
+
+/** Any event llm-rx emits or accepts. */
+export const StreamEvent = z.discriminatedUnion('type', [
+  ResponseStartEvent,
+  TextStartEvent,
+  TextDeltaEvent,
+  TextEndEvent,
+  ReasoningStartEvent,
+  ReasoningDeltaEvent,
+  ReasoningEndEvent,
+  ToolInputStartEvent,
+  ToolInputDeltaEvent,
+  ToolCallEvent,
+  ToolStartEvent,
+  ToolUpdateEvent,
+  ToolEndEvent,
+  UsageEvent,
+  FinishEvent,
+  WarningEvent,
+  BlockEvent,
+  SilentEvent,
+  CompletedEvent,
+  IncompleteEvent,
+  FailedEvent,
+]);
+export type StreamEvent = z.infer<typeof StreamEvent>;
+
+/** The `type` tag of any StreamEvent. */
+export type StreamEventType = StreamEvent['type'];
+
+/** One event type, by its tag: `EventOf<'text-delta'>` is `TextDeltaEvent`. */
+export type EventOf<T extends StreamEventType> = Extract<StreamEvent, { type: T }>;
+
+/** The three events that end a stream. */
+export type TerminalEvent = CompletedEvent | IncompleteEvent | FailedEvent;
+
+/** True for `completed`, `incomplete` and `failed`: the last event of every stream. */
+export function isTerminal(event: StreamEvent): event is TerminalEvent {
+  return event.type === 'completed' || event.type === 'incomplete' || event.type === 'failed';
+}
+
+/**
+ * The terminal a stream earns when it ends after `finish`: `stop`, `tool-calls` and `other` are
+ * `completed`; `length` and `content-filter` are `incomplete`; `error` is `failed`.
+ * Shared by the decoders (explicit wire end) and ensureTerminal (end of the source).
+ */
+export function terminalForFinish(finish: FinishEvent, usage?: UsageEvent): TerminalEvent {
+  switch (finish.reason) {
+    case 'length':
+      return {
+        type: 'incomplete',
+        reason: 'length',
+        message: 'The model stopped at its output token limit.',
+      };
+    case 'content-filter':
+      return {
+        type: 'incomplete',
+        reason: 'content-filter',
+        message: 'The provider stopped the response with its content filter.',
+      };
+    case 'error':
+      return {
+        type: 'failed',
+        error: {
+          code: 'provider-error',
+          message: `The provider ended the response with finish reason "${finish.raw ?? 'error'}".`,
+          retryable: true,
+        },
+      };
+    default: {
+      const completed: CompletedEvent = { type: 'completed', finishReason: finish.reason };
+      if (usage) completed.usage = usageFields(usage);
+      return completed;
+    }
+  }
+}
+
+/** The fields of a `usage` event without its tag. */
+export function usageFields(usage: UsageEvent): Usage {
+  const { type: _type, ...fields } = usage;
+  return fields;
+}

@@ -1,0 +1,56 @@
+import { Observable, Subscription, type OperatorFunction, type Subscriber } from 'rxjs';
+
+/** What an operator does with each notification of its source; every hook may throw safely. */
+export interface OperatorHooks<In> {
+  next(value: In): void;
+  /** Default: pass the error on. */
+  error?(error: unknown): void;
+  /** Default: complete. */
+  complete?(): void;
+  /** Runs once on unsubscribe, completion or error: cancel timers, drop what is held. */
+  teardown?(): void;
+}
+
+/** Handed to an operator's setup: where to emit, and how to let go of the source early. */
+export interface OperatorContext<Out> {
+  subscriber: Subscriber<Out>;
+  /** Unsubscribes from the source (e.g. after a terminal or a timeout); safe to call twice. */
+  unsubscribeSource(): void;
+}
+
+/**
+ * The one way llm-rx operators are written: `(source) => new Observable(subscriber => …)`.
+ * A throw inside a hook goes to `subscriber.error`; in RxJS 7 a throw inside a plain observer's
+ * `next` is reported to `onUnhandledError` and the value is silently lost.
+ */
+export function createOperator<In, Out>(
+  setup: (context: OperatorContext<Out>) => OperatorHooks<In>,
+): OperatorFunction<In, Out> {
+  return (source) =>
+    new Observable<Out>((subscriber) => {
+      const upstream = new Subscription();
+      const hooks = setup({ subscriber, unsubscribeSource: () => upstream.unsubscribe() });
+      // A setup that already ended the output (e.g. an aborted signal) never touches the source.
+      if (subscriber.closed) return () => hooks.teardown?.();
+      const guard = (run: () => void) => {
+        if (subscriber.closed || upstream.closed) return;
+        try {
+          run();
+        } catch (error) {
+          subscriber.error(error);
+        }
+      };
+      upstream.add(
+        source.subscribe({
+          next: (value) => guard(() => hooks.next(value)),
+          error: (error) =>
+            guard(() => (hooks.error ? hooks.error(error) : subscriber.error(error))),
+          complete: () => guard(() => (hooks.complete ? hooks.complete() : subscriber.complete())),
+        }),
+      );
+      return () => {
+        upstream.unsubscribe();
+        hooks.teardown?.();
+      };
+    });
+}

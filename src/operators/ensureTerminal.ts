@@ -1,0 +1,160 @@
+import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
+import { z } from 'zod';
+import { isLlmRxError } from '../errors';
+import {
+  isTerminal,
+  terminalForFinish,
+  type FailedEvent,
+  type FinishEvent,
+  type StreamEvent,
+  type TerminalEvent,
+  type UsageEvent,
+} from '../events';
+import { createOperator } from '../internal/createOperator';
+import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
+
+const EnsureTerminalOptions = z.object({
+  idleTimeoutMs: durationOption.optional(),
+  deadlineMs: durationOption.optional(),
+  signal: signalOption.optional(),
+  scheduler: schedulerOption,
+});
+
+/** Options of {@link ensureTerminal}. */
+export interface EnsureTerminalOptions {
+  /** Fail with `stalled` when no event arrives for this long. @defaultValue no idle limit */
+  idleTimeoutMs?: number;
+  /** Fail with `deadline` when the stream runs longer than this. @defaultValue no deadline */
+  deadlineMs?: number;
+  /** Aborting it ends the stream with `incomplete`, reason `aborted`. */
+  signal?: AbortSignal;
+  /** Where the timers run. @defaultValue asyncScheduler */
+  scheduler?: SchedulerLike;
+}
+
+/**
+ * Guarantees exactly one terminal (`completed` / `incomplete` / `failed`), always last.
+ *
+ * ```
+ * source:   -a-f-|            -a-#              -a------        (idleTimeoutMs: 5)
+ * result:   -a-f-(c|)         -a-(x|)           -a----(s|)
+ *           c = completed     x = failed {code of the error}    s = failed stalled
+ * ```
+ *
+ * - The source's own terminal passes, then the output completes and the source is released;
+ *   anything after it (a second terminal included) is dropped.
+ * - Source completes without one: the last `finish` decides (`stop`, `tool-calls`, `other` →
+ *   `completed` with the last `usage`; `length`, `content-filter` → `incomplete`), and with no
+ *   `finish` it is `failed` code `stream-closed`, retryable: a silent EOF is never success.
+ * - Source errors: `failed` with the error's `code` (`stream-error` when it has none);
+ *   an error with code `aborted` is `incomplete`, reason `aborted`.
+ * - `idleTimeoutMs` without an event (each event resets it, counted from subscription):
+ *   `failed` `stalled`; past `deadlineMs` from subscription: `failed` `deadline`. Either
+ *   unsubscribes the source.
+ * - `signal` aborted: `incomplete` reason `aborted`, and the source is unsubscribed.
+ * - Unsubscribing emits nothing and clears every timer and the abort listener.
+ *
+ * @example
+ * ```ts
+ * fromSse(response).pipe(decodeOpenAIChat(), ensureTerminal({ idleTimeoutMs: 30_000 }))
+ * ```
+ * @param options - {@link EnsureTerminalOptions}
+ */
+export function ensureTerminal(
+  options: EnsureTerminalOptions = {},
+): MonoTypeOperatorFunction<StreamEvent> {
+  const { idleTimeoutMs, deadlineMs, signal, scheduler } = parseOptions(
+    'ensureTerminal',
+    EnsureTerminalOptions,
+    options,
+  );
+  return createOperator<StreamEvent, StreamEvent>(({ subscriber, unsubscribeSource }) => {
+    let lastFinish: FinishEvent | undefined;
+    let lastUsage: UsageEvent | undefined;
+    let eventCount = 0;
+    let idleTimer: Subscription | undefined;
+    let deadlineTimer: Subscription | undefined;
+
+    const end = (terminal: TerminalEvent) => {
+      if (subscriber.closed) return;
+      clearTimers();
+      unsubscribeSource();
+      subscriber.next(terminal);
+      subscriber.complete();
+    };
+    const clearTimers = () => {
+      idleTimer?.unsubscribe();
+      deadlineTimer?.unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () =>
+      end({ type: 'incomplete', reason: 'aborted', message: 'The caller aborted the stream.' });
+    const armIdle = () => {
+      if (idleTimeoutMs === undefined) return;
+      idleTimer?.unsubscribe();
+      idleTimer = scheduler.schedule(
+        () =>
+          end(
+            failed(
+              'stalled',
+              `No event arrived for ${idleTimeoutMs} ms; the stream stalled.`,
+              true,
+            ),
+          ),
+        idleTimeoutMs,
+      );
+    };
+
+    if (signal?.aborted) {
+      // Already aborted: end at once; createOperator then never subscribes to the source.
+      onAbort();
+    } else {
+      signal?.addEventListener('abort', onAbort, { once: true });
+      armIdle();
+      if (deadlineMs !== undefined) {
+        deadlineTimer = scheduler.schedule(
+          () =>
+            end(failed('deadline', `The stream ran past its deadline of ${deadlineMs} ms.`, false)),
+          deadlineMs,
+        );
+      }
+    }
+
+    return {
+      next(event) {
+        if (isTerminal(event)) return end(event);
+        eventCount++;
+        if (event.type === 'finish') lastFinish = event;
+        else if (event.type === 'usage') lastUsage = event;
+        armIdle();
+        subscriber.next(event);
+      },
+      error(error) {
+        if (isLlmRxError(error) && error.code === 'aborted') return onAbort();
+        const code = isLlmRxError(error) ? error.code : 'stream-error';
+        const message = error instanceof Error ? error.message : String(error);
+        const terminal = failed(code, message, isLlmRxError(error) ? error.retryable : true);
+        if (isLlmRxError(error) && error.status !== undefined) terminal.error.status = error.status;
+        if (isLlmRxError(error) && error.provider !== undefined)
+          terminal.error.provider = error.provider;
+        end(terminal);
+      },
+      complete() {
+        if (lastFinish) return end(terminalForFinish(lastFinish, lastUsage));
+        end(
+          failed(
+            'stream-closed',
+            `The stream ended before the provider sent a finish reason or a terminal event ` +
+              `(${eventCount} events received).`,
+            true,
+          ),
+        );
+      },
+      teardown: clearTimers,
+    };
+  });
+}
+
+function failed(code: string, message: string, retryable: boolean): FailedEvent {
+  return { type: 'failed', error: { code, message, retryable } };
+}

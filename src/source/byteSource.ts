@@ -1,0 +1,126 @@
+import { LlmRxError } from '../errors';
+
+/** What llm-rx reads bytes from: a fetch `Response`, a web `ReadableStream`, or any async iterable. */
+export type ByteInput = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+/** A pull loop over the input's chunks that can be cancelled from outside. */
+export interface ChunkReader {
+  /** The next chunk, or `undefined` at the end. */
+  read(): Promise<Uint8Array | string | undefined>;
+  /** Releases the input (reader.cancel / iterator.return); safe to call more than once. */
+  cancel(): void;
+}
+
+/** Opens `input` for reading. A `Response` without a body reads as empty. */
+export function openChunkReader(input: ByteInput): ChunkReader {
+  if (isResponse(input)) {
+    if (input.body === null) return emptyReader();
+    return readableStreamReader(input.body);
+  }
+  if (isReadableStream(input)) return readableStreamReader(input);
+  if (typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
+    return asyncIterableReader(input);
+  }
+  throw new LlmRxError(
+    'invalid-options',
+    'Expected a Response, a ReadableStream<Uint8Array> or an AsyncIterable of Uint8Array or string.',
+  );
+}
+
+/** True for a fetch `Response` (or anything shaped like one). */
+export function isResponse(input: unknown): input is Response {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    'body' in input &&
+    'status' in input &&
+    'headers' in input
+  );
+}
+
+function isReadableStream(input: unknown): input is ReadableStream<Uint8Array> {
+  return typeof (input as ReadableStream | null)?.getReader === 'function';
+}
+
+function emptyReader(): ChunkReader {
+  return { read: async () => undefined, cancel: () => undefined };
+}
+
+function readableStreamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
+  const reader = stream.getReader();
+  let cancelled = false;
+  return {
+    async read() {
+      const { done, value } = await reader.read();
+      return done ? undefined : value;
+    },
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      // cancel() rejects when the stream already errored; nothing is left to release then.
+      reader.cancel().catch(() => undefined);
+    },
+  };
+}
+
+function asyncIterableReader(iterable: AsyncIterable<Uint8Array | string>): ChunkReader {
+  const iterator = iterable[Symbol.asyncIterator]();
+  let cancelled = false;
+  return {
+    async read() {
+      const { done, value } = await iterator.next();
+      return done ? undefined : value;
+    },
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      Promise.resolve(iterator.return?.()).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Reads `input` chunk by chunk and hands each to `onChunk` synchronously, as text decoded with
+ * one streaming UTF-8 TextDecoder (BOM stripped, invalid bytes → U+FFFD). Resolves after
+ * `onEnd` at EOF; a read error goes to `onError` as `stream-error` (retryable). `isStopped`
+ * is checked after every chunk so a consumer that unsubscribed or failed stops the loop.
+ */
+export async function pumpText(
+  reader: ChunkReader,
+  handlers: {
+    onText(text: string): void;
+    onEnd(): void;
+    onError(error: unknown): void;
+    isStopped(): boolean;
+  },
+): Promise<void> {
+  const decoder = new TextDecoder('utf-8');
+  let first = true;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (handlers.isStopped()) return;
+      if (chunk === undefined) break;
+      let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      // A string input skips the decoder, so its BOM is stripped here.
+      if (first && text.length > 0) {
+        first = false;
+        if (typeof chunk === 'string' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      if (text.length > 0) handlers.onText(text);
+      if (handlers.isStopped()) return;
+    }
+    const tail = decoder.decode();
+    if (tail.length > 0) handlers.onText(tail);
+    if (!handlers.isStopped()) handlers.onEnd();
+  } catch (error) {
+    if (handlers.isStopped()) return;
+    handlers.onError(
+      new LlmRxError(
+        'stream-error',
+        `Reading the response body failed: ${error instanceof Error ? error.message : String(error)}`,
+        { retryable: true, cause: error },
+      ),
+    );
+  }
+}

@@ -1,0 +1,134 @@
+import { Observable } from 'rxjs';
+import { z } from 'zod';
+import { LlmRxError } from '../errors';
+import { parseOptions, signalOption } from '../internal/options';
+import { openChunkReader, pumpText, type ByteInput } from './byteSource';
+import type { SourceWarning } from './fromSse';
+
+/** Options of {@link fromNdjson}. */
+export interface FromNdjsonOptions {
+  /** Most characters one line may hold. @defaultValue 1 MiB (1_048_576) */
+  maxBufferSize?: number;
+  /** Aborting it cancels the reader and errors with code `aborted`. */
+  signal?: AbortSignal;
+  /** Told about what was skipped: a final line cut off by EOF that is not complete JSON. */
+  onWarning?: (warning: SourceWarning) => void;
+}
+
+const FromNdjsonOptions = z.object({
+  maxBufferSize: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  signal: signalOption.optional(),
+  onWarning: z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function').optional(),
+});
+
+/**
+ * Bytes of newline-delimited JSON (Ollama `/api/chat`) as an Observable of parsed values.
+ *
+ * ```
+ * bytes:   '{"a":1}\n\n{"b":2}\n' EOF
+ * result:  -{a:1}-{b:2}|
+ * ```
+ *
+ * - One JSON value per line; LF or CRLF; blank lines are skipped.
+ * - A line that is not JSON errors with code `malformed-event` and its line number (the
+ *   payload itself is never put in the message). A last line cut off by EOF is delivered when
+ *   it is complete JSON, else dropped and reported through `onWarning` (`truncated-event`).
+ * - A line longer than `maxBufferSize` errors with `max-buffer-size-exceeded`; a failing body
+ *   with `stream-error`; an aborted signal with `aborted`. Unsubscribing cancels the reader.
+ *
+ * @example
+ * ```ts
+ * fromNdjson(await fetch('http://localhost:11434/api/chat', init)).pipe(decodeOllama())
+ * ```
+ * @param input - a fetch Response, a ReadableStream<Uint8Array>, or an AsyncIterable of chunks
+ * @param options - {@link FromNdjsonOptions}
+ */
+export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): Observable<unknown> {
+  const { maxBufferSize, signal, onWarning } = parseOptions(
+    'fromNdjson',
+    FromNdjsonOptions,
+    options,
+  );
+  return new Observable<unknown>((subscriber) => {
+    if (signal?.aborted) {
+      subscriber.error(new LlmRxError('aborted', 'The caller aborted the stream.'));
+      return;
+    }
+    const reader = openChunkReader(input);
+    let pending = '';
+    let lineNumber = 0;
+
+    const emitLine = (line: string, cutOffByEof: boolean) => {
+      lineNumber++;
+      if (line.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        if (cutOffByEof) {
+          onWarning?.({
+            code: 'truncated-event',
+            message: `The stream ended inside line ${lineNumber}, which is not complete JSON (${line.length} characters); it was dropped.`,
+          });
+          return;
+        }
+        subscriber.error(
+          new LlmRxError(
+            'malformed-event',
+            `Line ${lineNumber} of the NDJSON stream is not valid JSON (${(error as Error).message}).`,
+            { line: lineNumber },
+          ),
+        );
+        return;
+      }
+      subscriber.next(value);
+    };
+
+    const onAbort = () =>
+      subscriber.error(new LlmRxError('aborted', 'The caller aborted the stream.'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    void pumpText(reader, {
+      onText(text) {
+        let start = 0;
+        let newline = text.indexOf('\n');
+        while (newline !== -1 && !subscriber.closed) {
+          let line =
+            pending === '' ? text.slice(start, newline) : pending + text.slice(start, newline);
+          pending = '';
+          if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+          emitLine(line, false);
+          start = newline + 1;
+          newline = text.indexOf('\n', start);
+        }
+        if (start < text.length) pending += text.slice(start);
+        if (pending.length > maxBufferSize) {
+          pending = '';
+          subscriber.error(
+            new LlmRxError(
+              'max-buffer-size-exceeded',
+              `An NDJSON line grew past maxBufferSize (${maxBufferSize} characters) without ending; ` +
+                `raise maxBufferSize if the provider sends lines that large.`,
+            ),
+          );
+        }
+      },
+      onEnd() {
+        if (pending !== '') emitLine(pending.replace(/\r$/, ''), true);
+        pending = '';
+        if (!subscriber.closed) subscriber.complete();
+      },
+      onError: (error) => subscriber.error(error),
+      isStopped: () => subscriber.closed,
+    });
+
+    return () => {
+      signal?.removeEventListener('abort', onAbort);
+      reader.cancel();
+    };
+  });
+}

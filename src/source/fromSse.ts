@@ -1,0 +1,152 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { Observable } from 'rxjs';
+import { z } from 'zod';
+import { LlmRxError } from '../errors';
+import { parseOptions, signalOption } from '../internal/options';
+import { openChunkReader, pumpText, type ByteInput } from './byteSource';
+
+/** One Server-Sent Event: its `event` name (absent means the default), `data`, and last `id`. */
+export interface SseMessage {
+  event?: string;
+  data: string;
+  id?: string;
+}
+
+/** Something a source skipped, reported instead of dropped silently. */
+export interface SourceWarning {
+  code: 'truncated-event';
+  message: string;
+}
+
+/** Options of {@link fromSse}. */
+export interface FromSseOptions {
+  /** Most characters one unfinished line or event may hold. @defaultValue 1 MiB (1_048_576) */
+  maxBufferSize?: number;
+  /** Aborting it cancels the reader and errors with code `aborted`. */
+  signal?: AbortSignal;
+  /** Told about what was skipped: a final event cut off by EOF whose data is not complete JSON. */
+  onWarning?: (warning: SourceWarning) => void;
+}
+
+const FromSseOptions = z.object({
+  maxBufferSize: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  signal: signalOption.optional(),
+  onWarning: z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function').optional(),
+});
+
+/**
+ * Bytes of a `text/event-stream` body as an Observable of SSE messages, parsed by
+ * eventsource-parser with one streaming TextDecoder.
+ *
+ * ```
+ * bytes:   "data: {\"a\":1}\n\n: keep-alive\n\ndata: [DONE]\n\n" EOF
+ * result:  -{data:'{"a":1}'}----{data:'[DONE]'}|
+ * ```
+ *
+ * - Messages are pushed synchronously while each chunk is parsed; nothing is buffered past
+ *   the current line or event.
+ * - `id` is the last event ID (WHATWG): it persists across messages until an `id:` line
+ *   changes it; an empty `id:` resets it.
+ * - At EOF the decoder is flushed and a trailing bare CR completed. A final event without its
+ *   blank line is delivered only when its data is complete JSON (or `[DONE]`); otherwise it is
+ *   dropped and reported through `onWarning` (`truncated-event`).
+ * - Unknown fields and bad `retry` values are ignored, as the SSE spec says. A line or event
+ *   longer than `maxBufferSize` errors with code `max-buffer-size-exceeded` in the chunk that
+ *   overflowed. A failing body errors with `stream-error`; an aborted signal with `aborted`.
+ * - Unsubscribing cancels the reader and removes the abort listener.
+ *
+ * @example
+ * ```ts
+ * fromSse(await fetch(url, init)).subscribe((message) => console.log(message.event, message.data));
+ * ```
+ * @param input - a fetch Response, a ReadableStream<Uint8Array>, or an AsyncIterable of chunks
+ * @param options - {@link FromSseOptions}
+ */
+export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observable<SseMessage> {
+  const { maxBufferSize, signal, onWarning } = parseOptions('fromSse', FromSseOptions, options);
+  return new Observable<SseMessage>((subscriber) => {
+    if (signal?.aborted) {
+      subscriber.error(abortedError());
+      return;
+    }
+    const reader = openChunkReader(input);
+    let lastEventId: string | undefined;
+    let atEof = false;
+    let endsWithCarriageReturn = false;
+
+    const parser = createParser({
+      maxBufferSize,
+      onEvent(message: EventSourceMessage) {
+        if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
+        if (atEof && !isCompletePayload(message.data)) {
+          onWarning?.({
+            code: 'truncated-event',
+            message:
+              `The stream ended inside an event whose data is not complete JSON ` +
+              `(${message.data.length} characters); it was dropped.`,
+          });
+          return;
+        }
+        const out: SseMessage = { data: message.data };
+        if (message.event !== undefined) out.event = message.event;
+        if (lastEventId !== undefined) out.id = lastEventId;
+        subscriber.next(out);
+      },
+      onError(error) {
+        // unknown-field and invalid-retry lines are ignored, as the SSE spec says.
+        if (error.type !== 'max-buffer-size-exceeded') return;
+        subscriber.error(
+          new LlmRxError(
+            'max-buffer-size-exceeded',
+            `An SSE line or event grew past maxBufferSize (${maxBufferSize} characters) without ` +
+              `ending; raise maxBufferSize if the provider sends events that large.`,
+          ),
+        );
+      },
+    });
+
+    const onAbort = () => subscriber.error(abortedError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    void pumpText(reader, {
+      onText(text) {
+        parser.feed(text);
+        endsWithCarriageReturn = text.charCodeAt(text.length - 1) === 13;
+      },
+      onEnd() {
+        // A bare CR at the very end still ends its line; it may also end an event (CR CR).
+        if (endsWithCarriageReturn) parser.feed('\n');
+        // Whatever is dispatched from here on was cut off by EOF.
+        atEof = true;
+        parser.feed('\n\n');
+        subscriber.complete();
+      },
+      onError: (error) => subscriber.error(error),
+      isStopped: () => subscriber.closed,
+    });
+
+    return () => {
+      signal?.removeEventListener('abort', onAbort);
+      reader.cancel();
+    };
+  });
+}
+
+/** True for data that parses as JSON, and for OpenAI's `[DONE]` sentinel. */
+function isCompletePayload(data: string): boolean {
+  if (data === '[DONE]') return true;
+  try {
+    JSON.parse(data);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function abortedError(): LlmRxError {
+  return new LlmRxError('aborted', 'The caller aborted the stream.');
+}
