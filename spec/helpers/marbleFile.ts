@@ -73,13 +73,27 @@ export function parseMarbleFile(path: string, text: string): MarbleSpec {
     header[key] = JSON_KEYS.has(key) ? parseJson(value, fail) : value;
     headerLines[key] = lineNumber;
   });
-  if (!title) throw new MarbleFileError(`${path}:1: the file must start with a "# title" line`);
+  if (!title) {
+    throw new MarbleFileError(
+      `${path}:1: the file must start with a "# title" line\n  ${lines[0]}`,
+    );
+  }
   const parsed = MarbleHeader.safeParse(header);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const key = String(issue.path[0] ?? '');
-    const where = headerLines[key] ?? 1;
-    throw new MarbleFileError(`${path}:${where}: ${key ? `"${key}": ` : ''}${issue.message}`);
+    // Point at the line that is wrong: an unknown key's own line, the second of source/hot;
+    // a key that is missing has no line, so only the path is named.
+    let key = String(issue.path[0] ?? '');
+    if (issue.code === 'unrecognized_keys') key = issue.keys[0];
+    else if (header.source !== undefined && header.hot !== undefined) {
+      key = headerLines.source > headerLines.hot ? 'source' : 'hot';
+    }
+    const where = headerLines[key];
+    const why = key && where === undefined ? `"${key}" is missing` : issue.message;
+    if (where === undefined) throw new MarbleFileError(`${path}: ${why}`);
+    const what =
+      issue.code === 'unrecognized_keys' || !issue.path.length ? why : `"${key}": ${why}`;
+    throw new MarbleFileError(`${path}:${where}: ${what}\n  ${lines[where - 1]}`);
   }
   return { path, title, values, ...parsed.data };
 }

@@ -34,11 +34,15 @@ const FromNdjsonOptions = z.object({
  * ```
  *
  * - One JSON value per line; LF or CRLF; blank lines are skipped.
- * - A line that is not JSON errors with code `malformed-event` and its line number (the
- *   payload itself is never put in the message). A last line cut off by EOF is delivered when
- *   it is complete JSON, else dropped and reported through `onWarning` (`truncated-event`).
- * - A line longer than `maxBufferSize` errors with `max-buffer-size-exceeded`; a failing body
- *   with `stream-error`; an aborted signal with `aborted`. Unsubscribing cancels the reader.
+ * - A line that is not JSON errors with code `malformed-event` and its 1-based line number
+ *   (blank lines count); the message gives the line's length, never its text (the parser's
+ *   SyntaxError, which quotes it, is kept as `cause`). A last line cut off by EOF is delivered
+ *   when it is complete JSON, else dropped and reported through `onWarning` (`truncated-event`).
+ * - A line longer than `maxBufferSize` characters (its line end not counted) errors with
+ *   `max-buffer-size-exceeded` however the bytes were chunked: while it is still arriving, in
+ *   the chunk that takes it over the limit, so no further chunk is read.
+ * - A failing body errors with `stream-error`; an aborted signal with `aborted`.
+ *   Unsubscribing (or any error) cancels the reader and removes the abort listener.
  *
  * @example
  * ```ts
@@ -62,13 +66,25 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
     let pending = '';
     let lineNumber = 0;
 
+    const overflow = () =>
+      subscriber.error(
+        new LlmRxError(
+          'max-buffer-size-exceeded',
+          `An NDJSON line grew past maxBufferSize (${maxBufferSize} characters); ` +
+            `raise maxBufferSize if the provider sends lines that large.`,
+        ),
+      );
+
     const emitLine = (line: string, cutOffByEof: boolean) => {
       lineNumber++;
+      // Checked on complete lines too, so the limit does not depend on how bytes were chunked.
+      if (line.length > maxBufferSize) return overflow();
       if (line.trim() === '') return;
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch (error) {
+        // V8's SyntaxError quotes the start of the line: keep it as `cause`, out of the message.
         if (cutOffByEof) {
           onWarning?.({
             code: 'truncated-event',
@@ -79,8 +95,8 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
         subscriber.error(
           new LlmRxError(
             'malformed-event',
-            `Line ${lineNumber} of the NDJSON stream is not valid JSON (${(error as Error).message}).`,
-            { line: lineNumber },
+            `Line ${lineNumber} of the NDJSON stream is not valid JSON (${line.length} characters); the line is not shown.`,
+            { line: lineNumber, cause: error },
           ),
         );
         return;
@@ -96,29 +112,23 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
       onText(text) {
         let start = 0;
         let newline = text.indexOf('\n');
-        while (newline !== -1 && !subscriber.closed) {
-          let line =
+        while (newline !== -1) {
+          const line =
             pending === '' ? text.slice(start, newline) : pending + text.slice(start, newline);
           pending = '';
-          if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-          emitLine(line, false);
+          emitLine(withoutCarriageReturn(line), false);
+          if (subscriber.closed) return;
           start = newline + 1;
           newline = text.indexOf('\n', start);
         }
         if (start < text.length) pending += text.slice(start);
-        if (pending.length > maxBufferSize) {
+        if (withoutCarriageReturn(pending).length > maxBufferSize) {
           pending = '';
-          subscriber.error(
-            new LlmRxError(
-              'max-buffer-size-exceeded',
-              `An NDJSON line grew past maxBufferSize (${maxBufferSize} characters) without ending; ` +
-                `raise maxBufferSize if the provider sends lines that large.`,
-            ),
-          );
+          overflow();
         }
       },
       onEnd() {
-        if (pending !== '') emitLine(pending.replace(/\r$/, ''), true);
+        if (pending !== '') emitLine(withoutCarriageReturn(pending), true);
         pending = '';
         if (!subscriber.closed) subscriber.complete();
       },
@@ -131,4 +141,9 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
       reader.cancel();
     };
   });
+}
+
+/** The line without the CR of a CRLF line end. */
+function withoutCarriageReturn(line: string): string {
+  return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
 }

@@ -26,6 +26,13 @@ export interface FromSseOptions {
   signal?: AbortSignal;
   /** Told about what was skipped: a final event cut off by EOF whose data is not complete JSON. */
   onWarning?: (warning: SourceWarning) => void;
+  /** Told each valid `retry:` value (the server's reconnection delay in ms); bad values are ignored. */
+  onRetry?: (delayMs: number) => void;
+  /**
+   * Told each line the parser ignored as an unknown field (e.g. `<!DOCTYPE html>`): a body
+   * that yields no event but such lines is not an event stream at all.
+   */
+  onIgnoredLine?: (line: string) => void;
 }
 
 const FromSseOptions = z.object({
@@ -36,6 +43,8 @@ const FromSseOptions = z.object({
     .default(1024 * 1024),
   signal: signalOption.optional(),
   onWarning: z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function').optional(),
+  onRetry: z.custom<(delayMs: number) => void>((v) => typeof v === 'function').optional(),
+  onIgnoredLine: z.custom<(line: string) => void>((v) => typeof v === 'function').optional(),
 });
 
 /**
@@ -49,15 +58,20 @@ const FromSseOptions = z.object({
  *
  * - Messages are pushed synchronously while each chunk is parsed; nothing is buffered past
  *   the current line or event.
- * - `id` is the last event ID (WHATWG): it persists across messages until an `id:` line
- *   changes it; an empty `id:` resets it.
+ * - Parsing follows the WHATWG rules (spec/source/sseConformance.spec.ts pins them): one BOM
+ *   stripped, CR / LF / CRLF line ends, one leading space stripped, case-sensitive field names,
+ *   unknown fields, comments and bad `retry` values ignored, invalid UTF-8 → U+FFFD.
+ * - `id` is the last event ID: it persists across messages until an `id:` line changes it; an
+ *   empty `id:` resets it; an id containing NUL is ignored. Unlike WHATWG, an `id:` on an event
+ *   without data is not remembered (eventsource-parser reports ids only with events).
  * - At EOF the decoder is flushed and a trailing bare CR completed. A final event without its
  *   blank line is delivered only when its data is complete JSON (or `[DONE]`); otherwise it is
  *   dropped and reported through `onWarning` (`truncated-event`).
- * - Unknown fields and bad `retry` values are ignored, as the SSE spec says. A line or event
- *   longer than `maxBufferSize` errors with code `max-buffer-size-exceeded` in the chunk that
- *   overflowed. A failing body errors with `stream-error`; an aborted signal with `aborted`.
- * - Unsubscribing cancels the reader and removes the abort listener.
+ * - More than `maxBufferSize` characters held for an unfinished line or event, or an event
+ *   whose data is longer than that, errors with `max-buffer-size-exceeded` in the chunk that
+ *   overflowed: no further chunk is read. A failing body errors with `stream-error`
+ *   (retryable); an aborted signal with `aborted`.
+ * - Unsubscribing, an error or completion cancels the reader and removes the abort listener.
  *
  * @example
  * ```ts
@@ -67,7 +81,11 @@ const FromSseOptions = z.object({
  * @param options - {@link FromSseOptions}
  */
 export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observable<SseMessage> {
-  const { maxBufferSize, signal, onWarning } = parseOptions('fromSse', FromSseOptions, options);
+  const { maxBufferSize, signal, onWarning, onRetry, onIgnoredLine } = parseOptions(
+    'fromSse',
+    FromSseOptions,
+    options,
+  );
   return new Observable<SseMessage>((subscriber) => {
     if (signal?.aborted) {
       subscriber.error(abortedError());
@@ -78,9 +96,22 @@ export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observa
     let atEof = false;
     let endsWithCarriageReturn = false;
 
+    const overflow = () =>
+      subscriber.error(
+        new LlmRxError(
+          'max-buffer-size-exceeded',
+          `An SSE line or event grew past maxBufferSize (${maxBufferSize} characters) without ` +
+            `ending; raise maxBufferSize if the provider sends events that large.`,
+        ),
+      );
+
     const parser = createParser({
       maxBufferSize,
+      onRetry,
       onEvent(message: EventSourceMessage) {
+        // The parser only limits what it holds between chunks; an event that arrived within one
+        // chunk is checked here, so the limit does not depend on how the bytes were chunked.
+        if (message.data.length > maxBufferSize) return overflow();
         if (message.id !== undefined) lastEventId = message.id === '' ? undefined : message.id;
         if (atEof && !isCompletePayload(message.data)) {
           onWarning?.({
@@ -98,14 +129,9 @@ export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observa
       },
       onError(error) {
         // unknown-field and invalid-retry lines are ignored, as the SSE spec says.
-        if (error.type !== 'max-buffer-size-exceeded') return;
-        subscriber.error(
-          new LlmRxError(
-            'max-buffer-size-exceeded',
-            `An SSE line or event grew past maxBufferSize (${maxBufferSize} characters) without ` +
-              `ending; raise maxBufferSize if the provider sends events that large.`,
-          ),
-        );
+        if (error.type === 'max-buffer-size-exceeded') overflow();
+        else if (error.type === 'unknown-field' && error.line !== undefined)
+          onIgnoredLine?.(error.line);
       },
     });
 
