@@ -1,0 +1,70 @@
+import { createMarkdownScanner } from '../../src/chunking/markdownScanner';
+
+/** Every position of a queue, read through its public range queries. */
+function positions(queue: { firstInRange(low: number, high: number): number }): number[] {
+  const found: number[] = [];
+  for (let at = queue.firstInRange(0, 1e9); at >= 0; at = queue.firstInRange(at + 1, 1e9)) {
+    found.push(at);
+  }
+  return found;
+}
+
+function scanned(text: string, deltas = [text]) {
+  const scanner = createMarkdownScanner(100);
+  for (const delta of deltas) scanner.scan(delta);
+  scanner.finish();
+  const { breaks } = scanner;
+  return {
+    paragraph: positions(breaks.paragraph),
+    newline: positions(breaks.newline),
+    sentence: positions(breaks.sentence),
+    whitespace: positions(breaks.whitespace),
+    fenceNewline: positions(breaks.fenceNewline),
+    fenceWhitespace: positions(breaks.fenceWhitespace),
+    tableNewline: positions(breaks.tableNewline),
+  };
+}
+
+describe('createMarkdownScanner', () => {
+  it('records each break kind at the end of the text before it, once text follows', () => {
+    //            0123456789012345678901
+    const text = 'One two.\n\nThree\nfour ';
+    expect(scanned(text)).toEqual({
+      paragraph: [8],
+      newline: [15],
+      sentence: [],
+      whitespace: [3],
+      fenceNewline: [],
+      fenceWhitespace: [],
+      tableNewline: [],
+    });
+  });
+
+  it('tells sentence ends from abbreviations and list markers', () => {
+    // A number ends a sentence mid-line ("in 1999. Then"), not as a line's first word.
+    expect(scanned('Yes. e.g. no! 1999. fine').sentence).toEqual([4, 13, 19]);
+    expect(scanned('1. item one').sentence).toEqual([]);
+  });
+
+  it('puts breaks inside fences and tables in their own queues; the opener line has none', () => {
+    const text = '```js x\na b\nc\n```\n| r |\n| s |\nend';
+    const result = scanned(text);
+    expect(result.fenceWhitespace).toEqual([9]);
+    expect(result.fenceNewline).toEqual([11, 13]);
+    expect(result.tableNewline).toEqual([23]);
+    expect(result.newline).toEqual([17, 29]);
+    expect(result.whitespace).toEqual([]);
+  });
+
+  it('does not read an indented ``` as a fence', () => {
+    expect(scanned('    ```\nx y').whitespace).toEqual([9]);
+  });
+
+  it('finds the same breaks however the text is split', () => {
+    const text = 'Para one. Two e.g. three.\n\n```py\nx = 1\n\ny\n```\n| a |\n| b |\nend of it';
+    const whole = scanned(text);
+    for (let cut = 1; cut < text.length; cut++) {
+      expect(scanned(text, [text.slice(0, cut), text.slice(cut)])).toEqual(whole);
+    }
+  });
+});

@@ -1,0 +1,180 @@
+// Reads markdown one character at a time and records where a block may end, by kind, and which
+// spans (fences, tables) should stay whole. Each character is looked at once; nothing already
+// read is read again. A break is recorded only once text follows it, so no cut can leave an empty
+// block behind it; breaks inside a fence wait until more code of the same fence follows.
+// Words and sentence ends are tracked here; lines, fences and tables in lineTracker.ts.
+
+import { createBreakPoints, type BreakPoints } from './breakPoints';
+import type { FenceRegion, MarkdownRegion } from './fenceTracker';
+import { MARKER, createLineTracker } from './lineTracker';
+import {
+  WORD_CODE_LENGTH,
+  extendWordCode,
+  isAbbreviation,
+  isDigit,
+  isSentenceCloser,
+  isSentencePunctuation,
+} from './sentenceEnds';
+
+/** The structure read so far from the text of one part. */
+export interface MarkdownScanner {
+  /** Reads appended text. */
+  scan(text: string): void;
+  /** The text is complete: settles the last line. */
+  finish(): void;
+  readonly breaks: BreakPoints;
+  /** Characters read so far. */
+  readonly length: number;
+  /** After the last non-whitespace character read (0 when none). */
+  readonly contentEnd: number;
+  /** The fence the text currently ends in, or null. */
+  readonly openFence: FenceRegion | null;
+  /** The region containing `position` (start ≤ position < end), forgetting those before `cursor`. */
+  regionContaining(position: number, cursor: number): MarkdownRegion | undefined;
+  /**
+   * Where a flush that is not the end may stop: before a line that could still become a fence
+   * opener or closer, and before a fence with no code yet (never an empty code block).
+   */
+  safeFlushEnd(): number;
+}
+
+const LINE_FEED = 10;
+const SPACE = 32;
+const TAB = 9;
+const DOT = 46;
+
+/** A scanner for one text part; `maxChars` sizes the reopen line of split fences. */
+export function createMarkdownScanner(maxChars: number): MarkdownScanner {
+  const breaks = createBreakPoints();
+  const lines = createLineTracker(breaks, maxChars);
+  let length = 0;
+  let contentEnd = 0;
+  let lineContentEnd = 0;
+  // Mirrors of the line tracker's state, read after each call that may change it.
+  let lineStarted = false;
+  let lineKind = 0;
+
+  // The current word.
+  let inWord = false;
+  let lastWordEnd = -1;
+  let previousWordEndsSentence = false;
+  let wordCode = 0;
+  let wordLength = 0;
+  let wordAllDigits = true;
+  let wordIsFirstOnLine = true;
+  let sentenceMark = false;
+
+  function scan(text: string): void {
+    // The hot loop works on locals (registers), written back once at the end.
+    let started = lineStarted;
+    let kind = lineKind;
+    let content = contentEnd;
+    let lineContent = lineContentEnd;
+    let word = inWord;
+    let wordEnd = lastWordEnd;
+    let endsSentence = previousWordEndsSentence;
+    let code = wordCode;
+    let size = wordLength;
+    let allDigits = wordAllDigits;
+    let firstOnLine = wordIsFirstOnLine;
+    let mark = sentenceMark;
+    const base = length;
+    for (let index = 0; index < text.length; index++) {
+      const char = text.charCodeAt(index);
+      const position = base + index;
+      if (char === LINE_FEED) {
+        lines.end(position, lineContent);
+        started = false;
+        word = false;
+        wordEnd = -1;
+        continue;
+      }
+      if (char === SPACE || char === TAB || char === 13 || char === 11 || char === 12) {
+        if (!started) {
+          lines.indent += char === TAB ? 4 : 1;
+          continue;
+        }
+        if (kind === MARKER) {
+          lines.markerChar(char, true);
+          kind = lines.kind;
+        }
+        if (word) {
+          word = false;
+          wordEnd = position;
+          endsSentence = mark;
+        }
+        continue;
+      }
+      if (!started) {
+        lines.start(char, content);
+        started = true;
+        kind = lines.kind;
+      }
+      if (kind === MARKER) {
+        lines.markerChar(char, false);
+        kind = lines.kind;
+      }
+      if (!word) {
+        // A second word on this line: the gap before it is a break (a sentence end, maybe).
+        if (wordEnd >= 0) lines.commitInline(wordEnd, endsSentence);
+        firstOnLine = wordEnd < 0;
+        word = true;
+        code = 0;
+        size = 0;
+        allDigits = true;
+        mark = false;
+      }
+      const lowerCase = char | 32;
+      if (lowerCase >= 97 && lowerCase <= 122) {
+        // The common case, an ASCII letter, decided in two comparisons.
+        mark = false;
+        allDigits = false;
+      } else {
+        if (isSentencePunctuation(char)) {
+          // "e.g." and a list marker "1." end no sentence.
+          mark = !(
+            char === DOT &&
+            (isAbbreviation(code) || (firstOnLine && allDigits && size > 0))
+          );
+        } else if (!isSentenceCloser(char)) {
+          mark = false;
+        }
+        if (!isDigit(char)) allDigits = false;
+      }
+      if (size < WORD_CODE_LENGTH) code = extendWordCode(code, size, char);
+      size++;
+      lineContent = position + 1;
+      content = position + 1;
+    }
+    length = base + text.length;
+    lineStarted = started;
+    lineKind = kind;
+    contentEnd = content;
+    lineContentEnd = lineContent;
+    inWord = word;
+    lastWordEnd = wordEnd;
+    previousWordEndsSentence = endsSentence;
+    wordCode = code;
+    wordLength = size;
+    wordAllDigits = allDigits;
+    wordIsFirstOnLine = firstOnLine;
+    sentenceMark = mark;
+  }
+
+  return {
+    scan,
+    finish: () => lines.finish(length, lineContentEnd),
+    breaks,
+    regionContaining: lines.regionContaining,
+    safeFlushEnd: () => lines.safeFlushEnd(contentEnd),
+    get length() {
+      return length;
+    },
+    get contentEnd() {
+      return contentEnd;
+    },
+    get openFence() {
+      return lines.openFence;
+    },
+  };
+}
