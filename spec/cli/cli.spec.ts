@@ -1,0 +1,217 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseCliArgs } from '../../src/cli/args';
+import { splitSseBlocks } from '../../src/cli/capture';
+import { runCliInProcess } from './runCliInProcess';
+
+const root = join(__dirname, '..', '..');
+const demoCapture = join(root, 'fixtures/demo/openrouter-reasoning-markdown.sse');
+
+describe('llm-rx argument parsing', () => {
+  it('reads replay with every option', () => {
+    expect(
+      parseCliArgs([
+        'replay',
+        'a.sse',
+        '--provider',
+        'anthropic',
+        '--channel',
+        'sms',
+        '--speed',
+        '2.5',
+        '--json',
+      ]),
+    ).toEqual({
+      command: 'replay',
+      capture: 'a.sse',
+      provider: 'anthropic',
+      channel: 'sms',
+      speed: 2.5,
+      json: true,
+    });
+  });
+
+  it('defaults: channel web, speed 1, provider detected', () => {
+    expect(parseCliArgs(['replay', 'a.sse'])).toEqual({
+      command: 'replay',
+      capture: 'a.sse',
+      provider: undefined,
+      channel: 'web',
+      speed: 1,
+      json: false,
+    });
+  });
+});
+
+describe('llm-rx usage errors: exit 2, one line on stderr, nothing on stdout', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    [
+      'missing file',
+      ['replay', 'no/such/file.sse'],
+      /^llm-rx: no\/such\/file\.sse: no such file\n$/,
+    ],
+    ['unknown capture type', ['inspect', 'capture.txt'], /unknown capture type/],
+    [
+      'unknown provider',
+      ['replay', demoCapture, '--provider', 'gemini'],
+      /^llm-rx: unknown provider "gemini" \(known: openai-chat, openrouter, /,
+    ],
+    [
+      'unknown channel',
+      ['replay', demoCapture, '--channel', 'whatsapp'],
+      /^llm-rx: unknown channel "whatsapp" \(known: web, telegram, discord, slack, signal, msteams, sms\)\n$/,
+    ],
+    ['bad speed', ['replay', demoCapture, '--speed', 'fast'], /--speed must be a number/],
+    ['unknown flag', ['replay', demoCapture, '--colour'], /^llm-rx: Unknown option '--colour'/],
+    ['unknown command', ['play', demoCapture], /unknown command "play"/],
+    ['replay without capture', ['replay'], /replay needs a capture file/],
+  ];
+  it.each(cases)('%s', async (_name, argv, message) => {
+    const run = await runCliInProcess(argv);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('llm-rx commands', () => {
+  it('splitSseBlocks cuts after each blank line and loses no byte', () => {
+    const body = ': ping\n\nevent: a\ndata: 1\r\n\r\ndata: 2\n\ndata: tail';
+    const blocks = splitSseBlocks(body);
+    expect(blocks).toEqual([
+      ': ping\n\n',
+      'event: a\ndata: 1\r\n\r\n',
+      'data: 2\n\n',
+      'data: tail',
+    ]);
+    expect(blocks.join('')).toBe(body);
+  });
+
+  it('replay --json on web: deltas and reasoning pass, one terminal last, times at 20 ms per message', async () => {
+    const run = await runCliInProcess(['replay', demoCapture, '--speed', '0', '--json']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toEqual({
+      atMs: 40,
+      type: 'response-start',
+      provider: 'openai-chat',
+      id: 'gen-demo-0001',
+      model: 'qwen/qwen3-235b-a22b',
+    });
+    expect(
+      lines
+        .filter((line) => line.type === 'reasoning-delta')
+        .map((line) => line.delta)
+        .join(''),
+    ).toMatch(/^The user wants to search/);
+    expect(
+      lines
+        .filter((line) => line.type === 'text-delta')
+        .map((line) => line.delta)
+        .join(''),
+    ).toMatch(/^## Search as you type[\s\S]*no real waiting\.$/);
+    expect(lines[lines.length - 1]).toMatchObject({ type: 'completed', finishReason: 'stop' });
+    expect(
+      lines.filter((line) => ['completed', 'incomplete', 'failed'].includes(line.type)),
+    ).toHaveLength(1);
+  });
+
+  it('replay (human) on telegram shows blocks with their time, no reasoning, the terminal and a summary', async () => {
+    const run = await runCliInProcess([
+      'replay',
+      demoCapture,
+      '--channel',
+      'telegram',
+      '--speed',
+      '0',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^llm-rx replay openrouter-reasoning-markdown\.sse · openai-chat · channel telegram\n/,
+    );
+    expect(run.stdout).toMatch(/^ +\d+\.\d\ds {2}▌ block 0 · \d+ chars · size$/m);
+    expect(run.stdout).toMatch(/^ +\d+\.\d\ds {2}✓ completed \(stop\)$/m);
+    expect(run.stdout).not.toContain('thinking:');
+    expect(run.stdout).toMatch(/characters of reasoning hidden\n$/);
+  });
+
+  it('inspect --json reports counts, the terminal and first-text time', async () => {
+    const run = await runCliInProcess(['inspect', demoCapture, '--json']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({
+      capture: 'openrouter-reasoning-markdown.sse',
+      provider: 'openai-chat',
+      wireMessages: 249,
+      messagesRead: 249,
+      textChars: 1096,
+      unknown: [],
+      terminal: { type: 'completed', finishReason: 'stop' },
+      firstReasoningMs: 40,
+    });
+    expect(report.counts['reasoning-start']).toBe(1);
+    expect(report.firstTextMs).toBeGreaterThan(report.firstReasoningMs);
+  });
+
+  it('inspect reads a .chunks.jsonl capture, framing typed payloads with their event name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llm-rx-cli-'));
+    const path = join(dir, 'tiny.chunks.jsonl');
+    writeFileSync(
+      path,
+      [
+        {
+          type: 'message_start',
+          message: { id: 'm', model: 'claude', usage: { input_tokens: 3 } },
+        },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } },
+        { type: 'message_stop' },
+      ]
+        .map((payload) => JSON.stringify(payload))
+        .join('\n'),
+    );
+    const run = await runCliInProcess(['inspect', path, '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      provider: 'anthropic',
+      textChars: 2,
+      terminal: { type: 'completed' },
+    });
+  });
+
+  it('demo --speed 0 prints both columns and exits 0', async () => {
+    const run = await runCliInProcess(['demo', '--speed', '0']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('web: deltas as they come');
+    expect(run.stdout).toContain('telegram: blocks of 800-4096');
+    expect(run.stdout).toMatch(/│ ▌ block 0 · \d+ chars · size/);
+    expect(run.stdout.match(/✓ completed \(stop\)/g)).toHaveLength(2);
+  });
+});
+
+describe('llm-rx as a process (tsx src/cli/main.ts)', () => {
+  const tsx = join(root, 'node_modules', '.bin', 'tsx');
+  const main = join(root, 'src', 'cli', 'main.ts');
+
+  it('a missing file: exit code 2, one line, no stack trace', () => {
+    const result = spawnSync(tsx, [main, 'replay', 'missing.sse'], { encoding: 'utf8', cwd: root });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('llm-rx: missing.sse: no such file\n');
+  });
+
+  it('demo: exit code 0', () => {
+    const result = spawnSync(tsx, [main, 'demo', '--speed', '0'], { encoding: 'utf8', cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('llm-rx demo');
+  });
+});

@@ -1,0 +1,143 @@
+import { type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { z } from 'zod';
+import { LlmRxError } from '../errors';
+import type { StreamEvent } from '../events';
+import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import { bufferChunk } from '../operators/bufferChunk';
+import { monotonicText } from '../operators/monotonicText';
+import { normalizeReasoning } from '../operators/normalizeReasoning';
+import { sortByIndex } from '../operators/sortByIndex';
+import { suppressSilent } from '../operators/suppressSilent';
+import { channelNames, channelPresets, isChannelName, type ChannelName } from './presets';
+
+/** What `channel(name, overrides)` may change in a preset. Each field replaces the preset's. */
+export interface ChannelOverrides {
+  /** bufferChunk `minChars`. Giving both `minChars` and `maxChars` turns chunking on for `web`. */
+  minChars?: number;
+  /** bufferChunk `maxChars`. */
+  maxChars?: number;
+  /** bufferChunk `idleMs`: a pause this long sends what is held. */
+  idleMs?: number;
+  /** bufferChunk `mode`. */
+  mode?: 'stream' | 'end';
+  /** bufferChunk `breakPreference`. @defaultValue bufferChunk's own */
+  breakPreference?: 'paragraph' | 'newline' | 'sentence';
+  /** bufferChunk `flushOnParagraph`. @defaultValue bufferChunk's own */
+  flushOnParagraph?: boolean;
+  /** normalizeReasoning `reasoning`: `keep` or `drop` reasoning events. */
+  reasoning?: 'keep' | 'drop';
+  /** normalizeReasoning `tags`: the tag names read as reasoning. @defaultValue its own */
+  tags?: string[];
+  /** suppressSilent `tokens`. @defaultValue `['NO_REPLY', 'ANNOUNCE_SKIP', 'REPLY_SKIP']` */
+  silentTokens?: string[];
+  /** sortByIndex `windowMs`. @defaultValue 50 */
+  windowMs?: number;
+  /** Where every timer of the pipeline runs. @defaultValue asyncScheduler */
+  scheduler?: SchedulerLike;
+}
+
+// Strict: a misspelt override (`minchars`) would otherwise be ignored without a word.
+const ChannelOverrides = z.strictObject({
+  minChars: z.number().int().positive().optional(),
+  maxChars: z.number().int().positive().optional(),
+  idleMs: durationOption.optional(),
+  mode: z.enum(['stream', 'end']).optional(),
+  breakPreference: z.enum(['paragraph', 'newline', 'sentence']).optional(),
+  flushOnParagraph: z.boolean().optional(),
+  reasoning: z.enum(['keep', 'drop']).optional(),
+  tags: z.array(z.string()).optional(),
+  silentTokens: z.array(z.string()).optional(),
+  windowMs: durationOption.optional(),
+  scheduler: schedulerOption,
+});
+
+/**
+ * The ready pipeline for one channel: normalizeReasoning → sortByIndex → monotonicText →
+ * suppressSilent → bufferChunk, with the channel's preset (`channelPresets`).
+ *
+ * ```
+ * channel('slack')     minChars 1500, maxChars 4000, idleMs 1000
+ * source:   -a 1500ms (efc|)                a = 1535 characters + "\n\nBye"
+ * result:   -x 999ms y 500ms (efc|)         x = block(1535, size)  y = block("Bye", idle)
+ * channel('web')       deltas pass as they come, reasoning kept
+ * ```
+ *
+ * - `web` does no chunking (text deltas pass) and keeps reasoning; every other preset cuts
+ *   blocks and drops reasoning.
+ * - The single terminal stays last: bufferChunk sends what it holds before it, and nothing
+ *   follows it. A stream without a terminal stays without one (pipe `ensureTerminal()`
+ *   before, as `streamEvents` does).
+ * - `overrides` replace preset values (validated at once; an unknown key is an error). On
+ *   `web`, giving both `minChars` and `maxChars` turns chunking on.
+ * - An unknown `name` throws an LlmRxError `invalid-options` naming the known channels.
+ *
+ * @example
+ * ```ts
+ * streamEvents(response).pipe(channel('telegram')).subscribe((event) => {
+ *   if (event.type === 'block') bot.sendMessage(chatId, event.text);
+ * });
+ * channel('discord', { idleMs: 2000, reasoning: 'keep' });
+ * ```
+ * @param name - one of `web`, `telegram`, `discord`, `slack`, `signal`, `msteams`, `sms`
+ * @param overrides - {@link ChannelOverrides} @defaultValue the preset unchanged
+ */
+export function channel(
+  name: ChannelName,
+  overrides: ChannelOverrides = {},
+): MonoTypeOperatorFunction<StreamEvent> {
+  if (typeof name !== 'string' || !isChannelName(name)) {
+    throw new LlmRxError(
+      'invalid-options',
+      `channel: unknown channel ${JSON.stringify(name)}; known channels: ${channelNames.join(', ')}.`,
+    );
+  }
+  const options = parseOptions(`channel("${name}")`, ChannelOverrides, overrides);
+  const preset = channelPresets[name];
+  const minChars = options.minChars ?? preset.minChars;
+  const maxChars = options.maxChars ?? preset.maxChars;
+  const { scheduler } = options;
+
+  const stages: Array<MonoTypeOperatorFunction<StreamEvent>> = [
+    normalizeReasoning(
+      defined({ reasoning: options.reasoning ?? preset.reasoning, tags: options.tags }),
+    ),
+    sortByIndex(defined({ windowMs: options.windowMs, scheduler })),
+    monotonicText(),
+    suppressSilent(defined({ tokens: options.silentTokens })),
+  ];
+  if (minChars !== undefined || maxChars !== undefined) {
+    if (minChars === undefined || maxChars === undefined) {
+      throw new LlmRxError(
+        'invalid-options',
+        `channel("${name}"): chunking needs both minChars and maxChars (got ${minChars ?? '—'} and ${maxChars ?? '—'}).`,
+      );
+    }
+    if (minChars > maxChars) {
+      throw new LlmRxError(
+        'invalid-options',
+        `channel("${name}"): minChars (${minChars}) must not exceed maxChars (${maxChars}).`,
+      );
+    }
+    stages.push(
+      bufferChunk(
+        defined({
+          minChars,
+          maxChars,
+          idleMs: options.idleMs ?? preset.idleMs,
+          mode: options.mode ?? preset.mode,
+          breakPreference: options.breakPreference,
+          flushOnParagraph: options.flushOnParagraph,
+          scheduler,
+        }),
+      ),
+    );
+  }
+  return (source) => stages.reduce((events, stage) => stage(events), source);
+}
+
+/** `options` without its undefined fields, so each operator applies its own defaults. */
+function defined<T extends Record<string, unknown>>(options: T): T {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as T;
+}

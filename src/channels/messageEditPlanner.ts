@@ -1,0 +1,82 @@
+/** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
+export interface MessageEdit {
+  /** `send` starts message `message`; `edit` replaces its text. */
+  op: 'send' | 'edit';
+  /** Which message: 0 for the first one sent, then 1, 2, … */
+  message: number;
+  /** The whole text of that message so far (never only the new part). */
+  text: string;
+}
+
+/** Settings of {@link createMessageEditPlanner}. */
+export interface MessageEditPlannerOptions {
+  /** The platform's limit for one message (e.g. Telegram 4096). */
+  maxMessageChars: number;
+  /** Put between two blocks in one message. */
+  separator: string;
+}
+
+/**
+ * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText)` returns
+ * the sends and edits that show that block.
+ *
+ * - The block fits after the current message's text (plus the separator): one `edit`.
+ * - It does not fit: a `send` of a new message holding the block.
+ * - The block alone is longer than `maxMessageChars`: it is split, at the last whitespace
+ *   within the limit when there is one (the whitespace is dropped), else hard at the limit
+ *   (never inside a surrogate pair); each piece is its own `send`.
+ * - An empty block changes nothing.
+ */
+export function createMessageEditPlanner({
+  maxMessageChars,
+  separator,
+}: MessageEditPlannerOptions) {
+  let message = -1;
+  let text = '';
+
+  const send = (pieceText: string): MessageEdit => {
+    message++;
+    text = pieceText;
+    return { op: 'send', message, text };
+  };
+
+  return {
+    push(blockText: string): MessageEdit[] {
+      if (blockText === '') return [];
+      if (message >= 0 && text.length + separator.length + blockText.length <= maxMessageChars) {
+        text = text + separator + blockText;
+        return [{ op: 'edit', message, text }];
+      }
+      return splitToFit(blockText, maxMessageChars).map(send);
+    },
+  };
+}
+
+/** `text` in pieces of at most `limit` characters, cut at whitespace where possible. */
+export function splitToFit(text: string, limit: number): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > limit) {
+    const cut = cutPosition(rest, limit);
+    const piece = rest.slice(0, cut).trimEnd();
+    rest = rest.slice(cut).trimStart();
+    // A piece that was all whitespace (a long run of spaces) is not worth a message.
+    if (piece !== '') pieces.push(piece);
+  }
+  if (rest !== '') pieces.push(rest);
+  return pieces;
+}
+
+/** Where to cut `text` so the first part is at most `limit` characters and at least one. */
+function cutPosition(text: string, limit: number): number {
+  const window = text.slice(0, limit + 1);
+  // A line break wins unless it would leave a short first piece; then any whitespace will do.
+  const newline = window.lastIndexOf('\n');
+  if (newline > limit / 2) return newline;
+  const space = window.search(/\s\S*$/);
+  if (space > 0) return space;
+  // A hard cut must not separate a surrogate pair (half an emoji is not a character).
+  const code = text.charCodeAt(limit - 1);
+  const isHighSurrogate = code >= 0xd800 && code <= 0xdbff;
+  return isHighSurrogate && limit > 1 ? limit - 1 : limit;
+}

@@ -1,0 +1,126 @@
+/**
+ * How one channel wants a reply delivered: the block sizes its users read comfortably, how long a
+ * pause flushes what is held, whether reasoning is shown, and the hard size of one message.
+ */
+export interface ChannelPreset {
+  /**
+   * Smallest block worth sending: a block is cut at the first break at or past it.
+   * `undefined` = no chunking, text deltas pass as they come (web).
+   */
+  readonly minChars?: number;
+  /** Largest block; also ≤ the platform's limit for one message. `undefined` = no chunking. */
+  readonly maxChars?: number;
+  /** A pause this long after the last delta sends what is held, even below `minChars`. */
+  readonly idleMs?: number;
+  /** bufferChunk mode: `stream` sends blocks while the model writes. */
+  readonly mode?: 'stream' | 'end';
+  /** `keep` shows reasoning (web renders it dimmed); `drop` removes it before the channel. */
+  readonly reasoning: 'keep' | 'drop';
+  /** The platform's hard limit for one message, for `toMessageEdits`. `undefined` = none. */
+  readonly maxMessageChars?: number;
+  /** Where the limit comes from, in one line. */
+  readonly limitSource: string;
+}
+
+/** The channels llm-rx ships a preset for. */
+export type ChannelName = 'web' | 'telegram' | 'discord' | 'slack' | 'signal' | 'msteams' | 'sms';
+
+// minChars: blocks below it arrive too often on IM channels (each one is a push notification).
+// idleMs: one second without a delta means the model paused (a tool, a long think): send what
+// is held so the user is not left waiting.
+/**
+ * The per-channel presets `channel(name)` composes (DESIGN §6). Plain data: read it, or spread
+ * one into `channel(name, overrides)` to start from it.
+ *
+ * | name | minChars | maxChars | idleMs | reasoning | one message at most |
+ * |---|---|---|---|---|---|
+ * | web | — | — | — | keep | — |
+ * | telegram | 800 | 4096 | 1000 | drop | 4096 |
+ * | discord | 1500 | 2000 | 1000 | drop | 2000 |
+ * | slack | 1500 | 4000 | 1000 | drop | 4000 |
+ * | signal | 1500 | 2000 | 1000 | drop | 2000 |
+ * | msteams | 1500 | 4000 | 1000 | drop | 4000 |
+ * | sms | 120 | 160 | 1000 | drop | 160 |
+ *
+ * Characters are JavaScript string length (UTF-16 code units): never fewer than what Telegram,
+ * Discord or Slack count, so a block within the limit here is within it there.
+ *
+ * @example
+ * ```ts
+ * channelPresets.telegram.maxChars; // 4096
+ * channel('discord', { ...channelPresets.slack, reasoning: 'keep' });
+ * ```
+ */
+export const channelPresets: Readonly<Record<ChannelName, ChannelPreset>> = Object.freeze({
+  web: {
+    reasoning: 'keep',
+    limitSource: 'A web UI renders deltas as they arrive; it has no message size limit.',
+  },
+  telegram: {
+    minChars: 800,
+    maxChars: 4096,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: 4096,
+    limitSource:
+      'Telegram Bot API sendMessage / editMessageText: text is 1-4096 characters after entity parsing.',
+  },
+  discord: {
+    minChars: 1500,
+    maxChars: 2000,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: 2000,
+    limitSource: 'Discord API Create Message: content is at most 2000 characters.',
+  },
+  slack: {
+    minChars: 1500,
+    maxChars: 4000,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: 4000,
+    limitSource:
+      'Slack chat.postMessage: keep `text` under 4,000 characters (longer is truncated at 40,000).',
+  },
+  signal: {
+    minChars: 1500,
+    maxChars: 2000,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: 2000,
+    limitSource:
+      'Signal clients send a body over 2,000 characters as a long-text attachment, not inline.',
+  },
+  msteams: {
+    minChars: 1500,
+    maxChars: 4000,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: 4000,
+    limitSource:
+      'Microsoft Teams caps a message at about 28 KB of HTML; 4,000 characters keeps a block readable and well inside it.',
+  },
+  sms: {
+    minChars: 120,
+    maxChars: 160,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: 160,
+    limitSource:
+      'GSM 03.38: one SMS segment holds 160 GSM-7 characters (153 when concatenated, 70 in UCS-2).',
+  },
+} satisfies Record<ChannelName, ChannelPreset>);
+
+/** The names of every preset, in table order (for error messages and the CLI). */
+export const channelNames = Object.keys(channelPresets) as ChannelName[];
+
+/** True when `name` is one of the shipped presets. */
+export function isChannelName(name: string): name is ChannelName {
+  return Object.prototype.hasOwnProperty.call(channelPresets, name);
+}

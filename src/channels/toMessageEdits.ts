@@ -1,0 +1,72 @@
+import type { OperatorFunction } from 'rxjs';
+import { z } from 'zod';
+import type { StreamEvent } from '../events';
+import { createOperator } from '../internal/createOperator';
+import { parseOptions } from '../internal/options';
+import { createMessageEditPlanner, type MessageEdit } from './messageEditPlanner';
+
+/** Options of {@link toMessageEdits}. */
+export interface ToMessageEditsOptions {
+  /** The platform's limit for one message, e.g. `channelPresets.telegram.maxMessageChars`. */
+  maxMessageChars: number;
+  /** Put between two blocks in one message. @defaultValue `'\n\n'` */
+  separator?: string;
+}
+
+const ToMessageEditsOptions = z
+  .object({
+    maxMessageChars: z.number().int().positive(),
+    separator: z.string().default('\n\n'),
+  })
+  .refine((options) => options.separator.length < options.maxMessageChars, {
+    message: 'separator must be shorter than maxMessageChars',
+    path: ['separator'],
+  });
+
+/**
+ * Turns a channel's blocks into send-then-edit steps for bots that grow one message in place
+ * (Telegram `editMessageText`, Slack `chat.update`, Discord message edits).
+ *
+ * ```
+ * source:   -a----b----c------(t|)        a, b, c = blocks; t = completed
+ * result:   -s----e----s------|           s = send a new message, e = edit it (whole text)
+ *           (maxMessageChars fits a+b, not a+b+c)
+ * ```
+ *
+ * - `text` is the whole message so far; each message's edit texts only grow.
+ * - A new message starts when the next block (plus `separator`) would pass `maxMessageChars`.
+ * - A block is split across messages only when it alone is longer than `maxMessageChars`: at
+ *   the last whitespace within the limit, else hard at the limit (never inside a surrogate pair).
+ * - Only `block` events count. Everything else (text deltas, reasoning, tool events, `silent`,
+ *   the terminal) is dropped: this is the sink-side mapping, its output is the edit, not an
+ *   event. Subscribe to the events themselves (`share()`) for the terminal or a typing
+ *   indicator. A `silent` reply has no blocks, so it yields no edit at all.
+ * - Completes when the source completes; errors pass on.
+ *
+ * @example
+ * ```ts
+ * streamEvents(response)
+ *   .pipe(channel('telegram'), toMessageEdits({ maxMessageChars: 4096 }))
+ *   .subscribe(async ({ op, message, text }) => {
+ *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text)).message_id;
+ *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message] });
+ *   });
+ * ```
+ * @param options - {@link ToMessageEditsOptions}
+ */
+export function toMessageEdits(
+  options: ToMessageEditsOptions,
+): OperatorFunction<StreamEvent, MessageEdit> {
+  const settings = parseOptions('toMessageEdits', ToMessageEditsOptions, options);
+  return createOperator<StreamEvent, MessageEdit>(({ subscriber }) => {
+    const planner = createMessageEditPlanner(settings);
+    return {
+      next(event) {
+        if (event.type !== 'block') return;
+        for (const edit of planner.push(event.text)) subscriber.next(edit);
+      },
+    };
+  });
+}
+
+export type { MessageEdit } from './messageEditPlanner';

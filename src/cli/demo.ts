@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ChannelName } from '../channels/presets';
+import { isTerminal } from '../events';
+import { CliUsageError } from './args';
+import { loadCapture } from './capture';
+import { describeEvent, formatTime, paint, type CliOutput, type Style } from './render';
+import { channelTimeline } from './channelTimeline';
+import { decodeCapture, playTimeline, type TimedEvent } from './decode';
+
+/** The capture `llm-rx demo` replays, shipped in the package's `fixtures/demo/`. */
+export const DEMO_CAPTURE = 'fixtures/demo/openrouter-reasoning-markdown.sse';
+
+/** One printed row of the demo: a line in the left (web) or right (telegram) column. */
+interface DemoRow {
+  atMs: number;
+  side: 0 | 1;
+  text: string;
+  style: Style;
+}
+
+const SIDES: Array<{ channel: ChannelName; title: string }> = [
+  { channel: 'web', title: 'web: deltas as they come, reasoning dimmed' },
+  { channel: 'telegram', title: 'telegram: blocks of 800-4096, no reasoning' },
+];
+
+/** `llm-rx demo`: the shipped capture through two channels, side by side, as time passes. */
+export async function demoCommand(options: { speed: number }, output: CliOutput): Promise<number> {
+  const capture = loadCapture(findDemoCapture());
+  const decoded = await decodeCapture(capture);
+  const width = Math.max(30, Math.floor((output.columns - 13) / 2));
+  const rows = SIDES.flatMap(({ channel }, side) =>
+    rowsOf(channelTimeline(decoded.events, channel), side as 0 | 1, width),
+  ).sort((a, b) => a.atMs - b.atMs || a.side - b.side);
+
+  const cell = (text: string, style: Style) => paint(output, style, text.padEnd(width));
+  output.write(
+    `${paint(output, 'bold', `llm-rx demo · ${capture.name} (OpenRouter-style, reasoning + markdown)`)}\n` +
+      `${' '.repeat(8)} │ ${cell(SIDES[0].title, 'bold')} │ ${paint(output, 'bold', SIDES[1].title)}\n`,
+  );
+  let last = { time: '', side: -1 };
+  await playTimeline(rows, options.speed, ({ atMs, side, text, style }) => {
+    // The time is shown when it changes, and on the first row after the other column spoke.
+    const time = formatTime(atMs);
+    const repeated = time === last.time && side === last.side;
+    const shownTime = repeated ? ' '.repeat(8) : paint(output, 'dim', time);
+    last = { time, side };
+    const left = side === 0 ? cell(text, style) : ' '.repeat(width);
+    const right = side === 1 ? paint(output, style, text) : '';
+    output.write(`${shownTime} │ ${left} │ ${right}\n`);
+  });
+  output.write(
+    paint(output, 'dim', 'Replay any capture: llm-rx replay <file.sse> --channel telegram\n'),
+  );
+  return 0;
+}
+
+/** A channel's output as column rows: text wrapped to `width`, blocks with a header line. */
+function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number): DemoRow[] {
+  const rows: DemoRow[] = [];
+  const push = (atMs: number, text: string, style: Style) => {
+    for (const piece of wrap(text, width)) rows.push({ atMs, side, text: piece, style });
+  };
+  // Deltas are gathered into lines; a line shows when its newline arrives or it fills the column.
+  let pending = { text: '', style: 'reset' as Style };
+  const flushPending = (atMs: number, evenIfEmpty = false) => {
+    if (pending.text !== '' || evenIfEmpty) push(atMs, pending.text, pending.style);
+    pending = { text: '', style: pending.style };
+  };
+  const showFullLines = (atMs: number) => {
+    while (pending.text.length > width) {
+      const [first, ...rest] = wrap(pending.text, width);
+      push(atMs, first, pending.style);
+      pending.text = rest.join(' ');
+    }
+  };
+  for (const { atMs, event } of timeline) {
+    if (event.type === 'text-delta' || event.type === 'reasoning-delta') {
+      const style: Style = event.type === 'reasoning-delta' ? 'dim' : 'reset';
+      if (style !== pending.style) flushPending(atMs);
+      pending.style = style;
+      const lines = event.delta.split('\n');
+      lines.forEach((piece, index) => {
+        pending.text += piece;
+        if (index < lines.length - 1) flushPending(atMs, true);
+      });
+      showFullLines(atMs);
+      continue;
+    }
+    flushPending(atMs);
+    if (event.type === 'block') {
+      push(atMs, `▌ block ${event.seq} · ${event.text.length} chars · ${event.reason}`, 'bold');
+      for (const line of event.text.split('\n')) push(atMs, line, 'reset');
+      continue;
+    }
+    const description = describeEvent(event);
+    if (description && (isTerminal(event) || event.type === 'silent' || event.type === 'warning')) {
+      push(atMs, description.text, description.style);
+    }
+  }
+  flushPending(timeline.length > 0 ? timeline[timeline.length - 1].atMs : 0);
+  return rows;
+}
+
+/** `text` cut into pieces of at most `width` characters, at spaces where it can. */
+function wrap(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    const space = rest.lastIndexOf(' ', width);
+    const cut = space > width / 2 ? space : width;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^ /, '');
+  }
+  return [...pieces, rest];
+}
+
+/** Finds fixtures/demo from src/cli (tsx) or dist (the built CLI): no import.meta, CJS-safe. */
+function findDemoCapture(): string {
+  for (let dir = __dirname, depth = 0; depth < 4; dir = dirname(dir), depth++) {
+    const candidate = join(dir, DEMO_CAPTURE);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new CliUsageError(`the demo capture ${DEMO_CAPTURE} is missing from this install`);
+}

@@ -1,0 +1,79 @@
+import { channelPresets, type ChannelName } from '../channels/presets';
+import type { ProviderName } from '../providers/detect';
+import { loadCapture } from './capture';
+import { createReplayRenderer, jsonLine, paint, type CliOutput } from './render';
+import { channelTimeline } from './channelTimeline';
+import { PACE_MS, decodeCapture, playTimeline, providerOf, type TimedEvent } from './decode';
+
+/** Options of `llm-rx replay`. */
+export interface ReplayOptions {
+  capture: string;
+  provider?: ProviderName;
+  channel: ChannelName;
+  speed: number;
+  json: boolean;
+}
+
+/**
+ * `llm-rx replay`: what a channel's users would receive from a capture, and when.
+ * `--json` prints each event of the channel's output as one line `{"atMs":…, …event}`.
+ * Exit code 0 whatever the stream's terminal: a `failed` capture replayed is a success.
+ */
+export async function replayCommand(options: ReplayOptions, output: CliOutput): Promise<number> {
+  const capture = loadCapture(options.capture);
+  const decoded = await decodeCapture(capture, options.provider);
+  const timeline = channelTimeline(decoded.events, options.channel);
+  if (options.json) {
+    await playTimeline(timeline, options.speed, (entry) => output.write(jsonLine(entry)));
+    return 0;
+  }
+
+  const preset = channelPresets[options.channel];
+  const provider = providerOf(decoded.events) ?? options.provider ?? 'unknown provider';
+  const pace =
+    options.speed === 0 ? 'as fast as possible' : `${PACE_MS / options.speed} ms per message`;
+  output.write(
+    paint(
+      output,
+      'bold',
+      `llm-rx replay ${capture.name} · ${provider} · channel ${options.channel}\n`,
+    ) +
+      paint(
+        output,
+        'dim',
+        `${decoded.messagesRead} wire messages, ${pace}; times are replay times at ${PACE_MS} ms per message\n`,
+      ),
+  );
+  const totalMs = timeline.length > 0 ? timeline[timeline.length - 1].atMs : 0;
+  const renderer = createReplayRenderer(output, totalMs);
+  await playTimeline(timeline, options.speed, renderer.show, renderer.tick);
+  renderer.end();
+  output.write(paint(output, 'dim', `${summarize(decoded.events, timeline, preset.reasoning)}\n`));
+  return 0;
+}
+
+function summarize(decoded: TimedEvent[], sent: TimedEvent[], reasoning: 'keep' | 'drop'): string {
+  const blocks = sent.filter(({ event }) => event.type === 'block');
+  const textChars = sent.reduce(
+    (sum, { event }) =>
+      sum +
+      (event.type === 'block'
+        ? event.text.length
+        : event.type === 'text-delta'
+          ? event.delta.length
+          : 0),
+    0,
+  );
+  const reasoningChars = decoded.reduce(
+    (sum, { event }) => sum + (event.type === 'reasoning-delta' ? event.delta.length : 0),
+    0,
+  );
+  const parts = [
+    blocks.length > 0 ? `${blocks.length} block${blocks.length === 1 ? '' : 's'}` : undefined,
+    `${textChars} characters of text sent`,
+    reasoningChars > 0
+      ? `${reasoningChars} characters of reasoning ${reasoning === 'keep' ? 'shown' : 'hidden'}`
+      : undefined,
+  ];
+  return `— ${parts.filter(Boolean).join(' · ')}`;
+}
