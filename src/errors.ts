@@ -7,6 +7,8 @@
  * - `stream-closed`: the body ended before the provider sent a terminal event or a finish reason.
  * - `stream-error`: reading the body failed (connection reset, the body stream errored).
  * - `http-error`: the response status was not 2xx.
+ * - `unexpected-body`: a 2xx answer that is not a stream of events (an HTML page, a plain-text
+ *   message, NDJSON whose first line is not JSON).
  * - `provider-error`: the provider reported an error inside the stream without a code of its own.
  * - `unknown-provider`: the wire format could not be detected and no `provider` was given.
  * - `stalled`: no event arrived for `idleTimeoutMs`.
@@ -21,6 +23,7 @@ export type ErrorCode =
   | 'stream-closed'
   | 'stream-error'
   | 'http-error'
+  | 'unexpected-body'
   | 'provider-error'
   | 'unknown-provider'
   | 'stalled'

@@ -1,6 +1,7 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
-import type { FailedEvent, ProviderId, StreamEvent } from './events';
+import { isLlmRxError } from './errors';
+import type { ProviderId, StreamEvent } from './events';
 import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
@@ -16,6 +17,7 @@ import { createOllamaDecoder } from './providers/ollama';
 import { createOpenAIChatDecoder } from './providers/openaiChat';
 import { createOpenAIResponsesDecoder } from './providers/openaiResponses';
 import { isResponse, type ByteInput } from './source/byteSource';
+import { failureForAnswer, isUnexpectedAnswer, unexpectedBody } from './source/unexpectedAnswer';
 import { fromNdjson } from './source/fromNdjson';
 import { fromSse, type SourceWarning, type SseMessage } from './source/fromSse';
 
@@ -65,7 +67,9 @@ const DETECTION_WINDOW = 8;
  * ```
  *
  * - A non-2xx `Response` → `failed` code `http-error` with `status` and a short excerpt of
- *   the body (retryable for 408, 409, 429 and 5xx).
+ *   the body (retryable for 408, 409, 429 and 5xx). A 200 that is not a stream — an HTML page,
+ *   a plain-text message, a first NDJSON line that is not JSON — → `failed` `unexpected-body`
+ *   with an excerpt of what arrived.
  * - `provider` omitted: `application/x-ndjson` → ollama; otherwise the first SSE event that
  *   tells (see `detectWireFormat`). Detection holds messages back but never drops or reorders
  *   them; nothing telling within the first 8 messages → `failed` `unknown-provider`.
@@ -109,9 +113,17 @@ export function streamEvents(
 
       if (format === 'ollama') {
         const decoder = createOllamaDecoder();
+        let values = 0;
         sourceSubscription = fromNdjson(input, sourceOptions).subscribe({
-          next: (value) => guard(() => decoder.next(value, emit)),
-          error: (error) => subscriber.error(error),
+          next: (value) => guard(() => (values++, decoder.next(value, emit))),
+          error(error) {
+            // A first line that is not JSON: the body is something else (a page, a message).
+            if (values > 0 || !isLlmRxError(error) || error.code !== 'malformed-event') {
+              return subscriber.error(error);
+            }
+            emit(unexpectedBody('The body is not NDJSON: its first line is not JSON'));
+            subscriber.complete();
+          },
           complete: () => guard(() => (decoder.complete(emit), subscriber.complete())),
         });
         return;
@@ -119,9 +131,13 @@ export function streamEvents(
 
       let decoder = format === undefined ? undefined : SSE_DECODERS[format]();
       const held: SseMessage[] = [];
-      sourceSubscription = fromSse(input, sourceOptions).subscribe({
+      let messages = 0;
+      let firstIgnoredLine: string | undefined;
+      const onIgnoredLine = (line: string) => (firstIgnoredLine ??= line);
+      sourceSubscription = fromSse(input, { ...sourceOptions, onIgnoredLine }).subscribe({
         next: (message) =>
           guard(() => {
+            messages++;
             if (decoder) return decoder.next(message, emit);
             held.push(message);
             const detected = detectWireFormat(message);
@@ -135,6 +151,14 @@ export function streamEvents(
         error: (error) => subscriber.error(error),
         complete: () =>
           guard(() => {
+            if (messages === 0 && firstIgnoredLine !== undefined) {
+              emit(
+                unexpectedBody(
+                  `The body is not an event stream: it began ${excerpt(firstIgnoredLine)}`,
+                ),
+              );
+              return subscriber.complete();
+            }
             if (!decoder) return endUndetected();
             decoder.complete(emit);
             subscriber.complete();
@@ -146,13 +170,14 @@ export function streamEvents(
         const seen = first
           ? `the first event was ${first.event ? `"${first.event}" ` : ''}${excerpt(first.data)}`
           : 'the body held no SSE event';
-        emit(
-          failed(
-            'unknown-provider',
-            `Could not tell the provider's wire format: ${seen}. Pass { provider }.`,
-            false,
-          ),
-        );
+        emit({
+          type: 'failed',
+          error: {
+            code: 'unknown-provider',
+            message: `Could not tell the provider's wire format: ${seen}. Pass { provider }.`,
+            retryable: false,
+          },
+        });
         subscriber.complete();
       }
     };
@@ -165,16 +190,12 @@ export function streamEvents(
       }
     };
 
-    if (isResponse(input) && !input.ok) {
-      const response = input;
-      void readExcerpt(response).then((body) => {
+    let cancelAnswer: (() => void) | undefined;
+    if (isResponse(input) && isUnexpectedAnswer(input)) {
+      const answer = failureForAnswer(input);
+      cancelAnswer = answer.cancel;
+      void answer.failure.then((event) => {
         if (cancelled) return;
-        const event = failed(
-          'http-error',
-          `The provider answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}: ${body}`,
-          isRetryableStatus(response.status),
-        );
-        event.error.status = response.status;
         emit(event);
         subscriber.complete();
       });
@@ -184,42 +205,9 @@ export function streamEvents(
 
     return () => {
       cancelled = true;
+      cancelAnswer?.();
       sourceSubscription?.unsubscribe();
     };
   });
   return decoded.pipe(ensureTerminal({ idleTimeoutMs, deadlineMs, signal, scheduler }));
-}
-
-function failed(code: string, message: string, retryable: boolean): FailedEvent {
-  return { type: 'failed', error: { code, message, retryable } };
-}
-
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-/** The first few hundred characters of an error body, read without reading all of it. */
-async function readExcerpt(response: Response, maxBytes = 2048): Promise<string> {
-  if (!response.body) return '(no body)';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  try {
-    while (length < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      length += value.length;
-    }
-  } catch {
-    // A body that fails while we read the excerpt still yields what arrived.
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  const decoder = new TextDecoder();
-  const text = chunks
-    .map((chunk) => decoder.decode(chunk, { stream: true }))
-    .join('')
-    .trim();
-  return text === '' ? '(empty body)' : excerpt(text, 200);
 }
