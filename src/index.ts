@@ -44,11 +44,16 @@ export type { FromSseOptions, SourceWarning, SseMessage } from './source/fromSse
 export { fromNdjson } from './source/fromNdjson';
 export type { FromNdjsonOptions } from './source/fromNdjson';
 export type { ByteInput } from './source/byteSource';
+export { fromEvents } from './source/fromEvents';
 
 // Providers: wire messages → StreamEvent
 export { detectWireFormat } from './providers/detect';
 export type { ProviderName } from './providers/detect';
 export type { Emit, WireDecoder } from './providers/decoder';
+export { createOpenAIChatDecoder, decodeOpenAIChat } from './providers/openaiChat';
+export { createOpenAIResponsesDecoder, decodeOpenAIResponses } from './providers/openaiResponses';
+export { createAnthropicDecoder, decodeAnthropic } from './providers/anthropic';
+export { createOllamaDecoder, decodeOllama } from './providers/ollama';
 
 // The whole source stage
 export { streamEvents } from './streamEvents';
@@ -57,9 +62,43 @@ export type { StreamEventsOptions } from './streamEvents';
 // Operators
 export { ensureTerminal } from './operators/ensureTerminal';
 export type { EnsureTerminalOptions } from './operators/ensureTerminal';
+export { bufferChunk } from './operators/bufferChunk';
+export type { BufferChunkOptions } from './operators/bufferChunk';
+export { retryStream } from './operators/retryStream';
+export type { RetryStreamOptions } from './operators/retryStream';
+export { normalizeReasoning } from './operators/normalizeReasoning';
+export type { NormalizeReasoningOptions } from './operators/normalizeReasoning';
+export { sortByIndex } from './operators/sortByIndex';
+export type { SortByIndexOptions } from './operators/sortByIndex';
+export { monotonicText } from './operators/monotonicText';
+export { suppressSilent } from './operators/suppressSilent';
+export type { SuppressSilentOptions } from './operators/suppressSilent';
+export { DEFAULT_SILENT_TOKENS, stripSilentTokens } from './text/silentTokens';
+export { handleEvents } from './operators/handleEvents';
+export type {
+  EventHandler,
+  EventHandlerResult,
+  HandleEventsOptions,
+} from './operators/handleEvents';
 
 // Chunking (pure, no RxJS)
+export { createBlockChunker } from './chunking/blockChunker';
+export type {
+  BlockChunker,
+  BlockChunkerOptions,
+  BlockReason,
+  ChunkBlock,
+} from './chunking/blockChunker';
 
 // Channels
+export { channel } from './channels/channel';
+export type { ChannelOverrides } from './channels/channel';
+export { channelNames, channelPresets } from './channels/presets';
+export type { ChannelName, ChannelPreset } from './channels/presets';
+export { toMessageEdits } from './channels/toMessageEdits';
+export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
 
 // Turns
+export { collectTurn } from './turn/collectTurn';
+export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
+export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';

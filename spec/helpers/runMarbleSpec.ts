@@ -18,7 +18,12 @@ export function runMarbleSpec(spec: MarbleSpec): void {
       spec.source !== undefined
         ? cold(spec.source, spec.values, error)
         : hot(spec.hot!, spec.values, error);
-    const operator = factory(spec.args, testScheduler);
+    const operator = factory(spec.args, testScheduler, {
+      cold: (marbles) => cold(marbles, spec.values, error),
+      expectSubscriptions: (observable, marbles) =>
+        // Only cold() Observables carry a subscription log.
+        expectSubscriptions((observable as any).subscriptions).toBe(marbles),
+    });
     expectObservable(source.pipe(operator), spec.unsub).toBe(spec.expected, spec.values, error);
     if (spec.subs !== undefined) expectSubscriptions(source.subscriptions).toBe(spec.subs);
   });

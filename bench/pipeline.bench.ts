@@ -1,0 +1,107 @@
+// The side-by-side benchmark (issue 9): the same ~20 MB of OpenAI chat SSE, in 1–4 KB slices,
+// through the floor, llm-rx, and the peers. Run by `npm run bench`; alone:
+//   node --expose-gc --import tsx bench/pipeline.bench.ts
+// BENCH_MB, BENCH_RUNS and BENCH_WARMUP override the body size and round counts.
+
+import { loadTelegramStage } from './channelStage';
+import {
+  aiSdkDoStream,
+  aiSdkStreamText,
+  floor,
+  llmRxStreamEvents,
+  llmRxWithChannel,
+  loadStreamEvents,
+  openaiNode,
+  type Contender,
+} from './contenders';
+import { formatTable, measureRounds, type Row } from './measure';
+import { buildChatBody, streamOfSlices } from './openaiChatBody';
+
+const MEGABYTES = Number(process.env.BENCH_MB ?? 20);
+// 5 runs + 1 warm-up round (the checking run is a warm-up too) keep `npm run bench` short.
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+
+async function main(): Promise<void> {
+  const body = buildChatBody(MEGABYTES * 1024 * 1024);
+  const { events, bytes } = body.stats;
+  console.log(
+    `\n## Pipeline: ${(bytes / 1e6).toFixed(1)} MB of OpenAI chat SSE, ${events} events ` +
+      `(${(bytes / events).toFixed(0)} B/event), ${body.slices.length} slices of 1–4 KB; ` +
+      `median of ${RUNS} runs after ${WARMUP} warm-up rounds` +
+      (typeof globalThis.gc === 'function' ? ', GC forced before each run' : ''),
+  );
+
+  const contenders: Contender[] = [floor];
+  const unavailable: Row[] = [];
+  const streamEvents = await loadStreamEvents();
+  if (typeof streamEvents === 'string') {
+    unavailable.push({ name: 'llm-rx streamEvents', check: streamEvents });
+    unavailable.push({ name: "llm-rx + channel('telegram')", check: streamEvents });
+  } else {
+    contenders.push(llmRxStreamEvents(streamEvents));
+    const telegram = await loadTelegramStage();
+    if (telegram.stage)
+      contenders.push(llmRxWithChannel(streamEvents, telegram.label, telegram.stage));
+    if (!telegram.isChannel) {
+      unavailable.push({ name: "llm-rx + channel('telegram')", check: 'not available yet' });
+    }
+  }
+  contenders.push(aiSdkDoStream, aiSdkStreamText, openaiNode);
+
+  const rows = await measureRounds(contenders, () => streamOfSlices(body.slices), body.text, {
+    warmup: WARMUP,
+    runs: RUNS,
+    onRound: (round, total) => process.stderr.write(`  round ${round}/${total}\r`),
+  });
+  process.stderr.write('\n');
+  console.log(formatTable([...rows, ...unavailable], events, bytes));
+  console.log(targetsSummary(rows));
+  if (rows.some((row) => row.check !== '✓')) {
+    console.error('A row did not produce the same text as the floor.');
+    process.exitCode = 1;
+  }
+}
+
+/** The issue's targets, each as met / missed with the measured ratio. */
+function targetsSummary(rows: readonly Row[]): string {
+  const ratioOf = (prefix: string) => rows.find((row) => row.name.startsWith(prefix))?.ratio;
+  const llmRx = ratioOf('llm-rx streamEvents');
+  if (llmRx === undefined) return '\nTargets: llm-rx not available yet.';
+  const lines = ['', 'Targets (ratios of this run):'];
+  const check = (met: boolean, text: string) => lines.push(`- ${met ? 'met ' : 'MISSED'} ${text}`);
+  check(
+    llmRx <= 1.5,
+    `streamEvents ≤ 1.5× floor: ${llmRx.toFixed(2)}× (stretch 1.3×: ${llmRx <= 1.3 ? 'met' : 'missed'})`,
+  );
+  const doStream = ratioOf('AI SDK openai-compatible doStream');
+  if (doStream !== undefined) {
+    check(
+      doStream / llmRx >= 5,
+      `≥ 5× faster than AI SDK doStream: ${(doStream / llmRx).toFixed(2)}×`,
+    );
+  }
+  const openai = ratioOf('openai-node');
+  if (openai !== undefined) {
+    check(openai / llmRx >= 3, `≥ 3× faster than openai-node: ${(openai / llmRx).toFixed(2)}×`);
+  }
+  const channel = rows.find(
+    (row) => row.name.includes("channel('telegram')") || row.name.startsWith('INTERIM'),
+  );
+  if (channel?.ratio !== undefined) {
+    const overhead = channel.ratio / llmRx - 1;
+    const label = channel.name.startsWith('INTERIM')
+      ? 'interim channel chain'
+      : "channel('telegram')";
+    check(
+      overhead <= 0.2,
+      `${label} adds ≤ 20% over streamEvents: +${(overhead * 100).toFixed(0)}%`,
+    );
+  }
+  return lines.join('\n');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
