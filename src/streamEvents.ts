@@ -115,7 +115,14 @@ export function streamEvents(
         const decoder = createOllamaDecoder();
         let values = 0;
         sourceSubscription = fromNdjson(input, sourceOptions).subscribe({
-          next: (value) => guard(() => (values++, decoder.next(value, emit))),
+          next(value) {
+            values++;
+            try {
+              decoder.next(value, emit);
+            } catch (error) {
+              subscriber.error(error);
+            }
+          },
           error(error) {
             // A first line that is not JSON: the body is something else (a page, a message).
             if (values > 0 || !isLlmRxError(error) || error.code !== 'malformed-event') {
@@ -135,19 +142,16 @@ export function streamEvents(
       let firstIgnoredLine: string | undefined;
       const onIgnoredLine = (line: string) => (firstIgnoredLine ??= line);
       sourceSubscription = fromSse(input, { ...sourceOptions, onIgnoredLine }).subscribe({
-        next: (message) =>
-          guard(() => {
-            messages++;
-            if (decoder) return decoder.next(message, emit);
-            held.push(message);
-            const detected = detectWireFormat(message);
-            if (detected === undefined || detected === 'ollama') {
-              if (held.length >= DETECTION_WINDOW) endUndetected();
-              return;
-            }
-            decoder = SSE_DECODERS[detected]();
-            for (const heldMessage of held.splice(0)) decoder.next(heldMessage, emit);
-          }),
+        // Called once per event: a try/catch in place, no closure allocated per message.
+        next(message) {
+          messages++;
+          try {
+            if (decoder) decoder.next(message, emit);
+            else detect(message);
+          } catch (error) {
+            subscriber.error(error);
+          }
+        },
         error: (error) => subscriber.error(error),
         complete: () =>
           guard(() => {
@@ -164,6 +168,17 @@ export function streamEvents(
             subscriber.complete();
           }),
       });
+
+      function detect(message: SseMessage) {
+        held.push(message);
+        const detected = detectWireFormat(message);
+        if (detected === undefined || detected === 'ollama') {
+          if (held.length >= DETECTION_WINDOW) endUndetected();
+          return;
+        }
+        decoder = SSE_DECODERS[detected]();
+        for (const heldMessage of held.splice(0)) decoder.next(heldMessage, emit);
+      }
 
       function endUndetected() {
         const first = held[0];

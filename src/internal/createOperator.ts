@@ -32,20 +32,37 @@ export function createOperator<In, Out>(
       const hooks = setup({ subscriber, unsubscribeSource: () => upstream.unsubscribe() });
       // A setup that already ended the output (e.g. an aborted signal) never touches the source.
       if (subscriber.closed) return () => hooks.teardown?.();
-      const guard = (run: () => void) => {
-        if (subscriber.closed || upstream.closed) return;
-        try {
-          run();
-        } catch (error) {
-          subscriber.error(error);
-        }
-      };
+      // One try/catch per hook rather than a shared `guard(() => …)`: that would allocate a
+      // closure for every notification, and `next` runs once per token.
+      const isOpen = () => !subscriber.closed && !upstream.closed;
       upstream.add(
         source.subscribe({
-          next: (value) => guard(() => hooks.next(value)),
-          error: (error) =>
-            guard(() => (hooks.error ? hooks.error(error) : subscriber.error(error))),
-          complete: () => guard(() => (hooks.complete ? hooks.complete() : subscriber.complete())),
+          next(value) {
+            if (!isOpen()) return;
+            try {
+              hooks.next(value);
+            } catch (thrown) {
+              subscriber.error(thrown);
+            }
+          },
+          error(error) {
+            if (!isOpen()) return;
+            try {
+              if (hooks.error) hooks.error(error);
+              else subscriber.error(error);
+            } catch (thrown) {
+              subscriber.error(thrown);
+            }
+          },
+          complete() {
+            if (!isOpen()) return;
+            try {
+              if (hooks.complete) hooks.complete();
+              else subscriber.complete();
+            } catch (thrown) {
+              subscriber.error(thrown);
+            }
+          },
         }),
       );
       return () => {

@@ -89,8 +89,8 @@ export function ensureTerminal(
     };
     const onAbort = () =>
       end({ type: 'incomplete', reason: 'aborted', message: 'The caller aborted the stream.' });
-    const armIdle = () => {
-      if (idleTimeoutMs === undefined) return;
+    // Only called when there is an idle limit: without one, an event costs no timer work.
+    const armIdle = (idleTimeoutMs: number) => {
       idleTimer?.unsubscribe();
       idleTimer = scheduler.schedule(
         () =>
@@ -110,7 +110,7 @@ export function ensureTerminal(
       onAbort();
     } else {
       signal?.addEventListener('abort', onAbort, { once: true });
-      armIdle();
+      if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
       if (deadlineMs !== undefined) {
         deadlineTimer = scheduler.schedule(
           () =>
@@ -126,7 +126,7 @@ export function ensureTerminal(
         eventCount++;
         if (event.type === 'finish') lastFinish = event;
         else if (event.type === 'usage') lastUsage = event;
-        armIdle();
+        if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
         subscriber.next(event);
       },
       error(error) {

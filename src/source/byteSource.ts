@@ -3,10 +3,17 @@ import { LlmRxError } from '../errors';
 /** What llm-rx reads bytes from: a fetch `Response`, a web `ReadableStream`, or any async iterable. */
 export type ByteInput = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
+/** One read: the next chunk, or `done` at the end (the shape of a web stream reader's result). */
+export type ChunkReadResult =
+  { done: false; value: Uint8Array | string } | { done: true; value?: undefined };
+
 /** A pull loop over the input's chunks that can be cancelled from outside. */
 export interface ChunkReader {
-  /** The next chunk, or `undefined` at the end. */
-  read(): Promise<Uint8Array | string | undefined>;
+  /**
+   * The next chunk. The underlying reader's own promise is handed through unwrapped: an
+   * `async` wrapper would cost one more promise and microtask per chunk.
+   */
+  read(): Promise<ChunkReadResult>;
   /** Releases the input (reader.cancel / iterator.return); safe to call more than once. */
   cancel(): void;
 }
@@ -43,17 +50,14 @@ function isReadableStream(input: unknown): input is ReadableStream<Uint8Array> {
 }
 
 function emptyReader(): ChunkReader {
-  return { read: async () => undefined, cancel: () => undefined };
+  return { read: async () => ({ done: true }), cancel: () => undefined };
 }
 
 function readableStreamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
   const reader = stream.getReader();
   let cancelled = false;
   return {
-    async read() {
-      const { done, value } = await reader.read();
-      return done ? undefined : value;
-    },
+    read: () => reader.read() as Promise<ChunkReadResult>,
     cancel() {
       if (cancelled) return;
       cancelled = true;
@@ -67,10 +71,7 @@ function asyncIterableReader(iterable: AsyncIterable<Uint8Array | string>): Chun
   const iterator = iterable[Symbol.asyncIterator]();
   let cancelled = false;
   return {
-    async read() {
-      const { done, value } = await iterator.next();
-      return done ? undefined : value;
-    },
+    read: () => iterator.next() as Promise<ChunkReadResult>,
     cancel() {
       if (cancelled) return;
       cancelled = true;
@@ -78,6 +79,9 @@ function asyncIterableReader(iterable: AsyncIterable<Uint8Array | string>): Chun
     },
   };
 }
+
+/** Decode options of every chunk but the last, allocated once. */
+const STREAMING: TextDecodeOptions = { stream: true };
 
 /**
  * Reads `input` chunk by chunk and hands each to `onChunk` synchronously, as text decoded with
@@ -98,10 +102,11 @@ export async function pumpText(
   let first = true;
   try {
     for (;;) {
-      const chunk = await reader.read();
+      const result = await reader.read();
       if (handlers.isStopped()) return;
-      if (chunk === undefined) break;
-      let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      if (result.done) break;
+      const chunk = result.value;
+      let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, STREAMING);
       // A string input skips the decoder, so its BOM is stripped here.
       if (first && text.length > 0) {
         first = false;
