@@ -11,8 +11,11 @@
 //                   it has no min/max, so one number per size.
 // - identity TransformStream: the same parts, same pull source, through a pass-through
 //                   TransformStream: the Web Streams plumbing alone, to read the smoothStream row.
-// Each run covers ~1 MB of text (smaller inputs are repeated as fresh streams); 2 warm-up runs,
-// then the median of 11 (smoothStream rows: ~200 KB per run).
+// Chunker rows: each run covers ~1 MB of text (smaller inputs are repeated as fresh streams);
+// 2 warm-up rounds, then the median of 7, interleaved. smoothStream / identity rows: ~200 KB per
+// run (the 1 MB input once), 1 warm-up run, then the median of 5: at ~13 µs per delta they were
+// most of `npm run bench`'s time. Times are CPU time (user + system) of this process, as in the
+// pipeline benchmark: on a shared machine wall time also counts waiting for a core.
 
 import { smoothStream, type TextStreamPart, type ToolSet } from 'ai';
 import { from } from 'rxjs';
@@ -27,8 +30,10 @@ const LIMITS = [
   { minChars: 3000, maxChars: 4000 },
 ];
 const WARMUP = 2;
-const RUNS = 11;
+const RUNS = 7;
 const TEXT_PER_RUN = 1_000_000;
+const PEER_WARMUP = 1;
+const PEER_RUNS = 5;
 const STREAM_TEXT_PER_RUN = 200_000; // smoothStream is ~50× slower: keep the run time sane
 
 type Limits = (typeof LIMITS)[number];
@@ -39,15 +44,21 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Median µs per delta of `runOnce` (which handles `deltaCount` deltas per call). */
+/** CPU time of this process (user + system), in µs. */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/** Median µs per delta of the async `runOnce` (which handles `deltaCount` deltas per call). */
 async function measure(deltaCount: number, repeats: number, runOnce: () => unknown) {
   const times: number[] = [];
-  for (let run = 0; run < WARMUP + RUNS; run++) {
+  for (let run = 0; run < PEER_WARMUP + PEER_RUNS; run++) {
     globalThis.gc?.();
-    const started = performance.now();
+    const started = cpuMicros();
     for (let repeat = 0; repeat < repeats; repeat++) await runOnce();
-    const elapsed = performance.now() - started;
-    if (run >= WARMUP) times.push((elapsed * 1000) / (deltaCount * repeats));
+    const elapsed = cpuMicros() - started;
+    if (run >= PEER_WARMUP) times.push(elapsed / (deltaCount * repeats));
   }
   return median(times);
 }
@@ -114,18 +125,19 @@ function measureInterleaved(cases: Case[], rounds: number): void {
     for (let offset = 0; offset < cases.length; offset++) {
       const entry = cases[(round + offset) % cases.length];
       globalThis.gc?.();
-      const started = performance.now();
+      const started = cpuMicros();
       for (let repeat = 0; repeat < entry.repeats; repeat++) entry.runOnce();
-      const elapsed = performance.now() - started;
-      if (round >= WARMUP) entry.times.push((elapsed * 1000) / (entry.deltaCount * entry.repeats));
+      const elapsed = cpuMicros() - started;
+      if (round >= WARMUP) entry.times.push(elapsed / (entry.deltaCount * entry.repeats));
     }
   }
 }
 
 async function main() {
   console.log(
-    `Node ${process.version}; µs per delta, median of ${RUNS} runs after ${WARMUP} warm-up runs ` +
-      '(chunker rows interleaved round by round).\n',
+    `Node ${process.version}; CPU µs per delta. Chunker rows: median of ${RUNS} runs after ` +
+      `${WARMUP} warm-up rounds, interleaved round by round; smoothStream / identity: median of ` +
+      `${PEER_RUNS} runs after ${PEER_WARMUP} warm-up run.\n`,
   );
   const inputs = SIZES.map((size) => {
     const deltas = toDeltas(generateMarkdown(size));

@@ -61,6 +61,44 @@ describe('monotonicText resend cases', () => {
   });
 });
 
+describe('monotonicText over long texts', () => {
+  // Past 256 deltas an id's text is kept as flattened pieces; two ids interleave so that the
+  // current-id shortcut switches back and forth while pieces are moved.
+  it("keeps every id's text whole across many interleaved deltas", async () => {
+    const delta = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '\n', '🙂'), maxLength: 8 });
+    const stream = fc.array(fc.tuple(fc.constantFrom('p', 'q'), delta), {
+      minLength: 600,
+      maxLength: 1400,
+      size: 'max', // else fast-check keeps arrays near minLength
+    });
+    await fc.assert(
+      fc.asyncProperty(stream, async (pairs) => {
+        const joined = { p: '', q: '' };
+        const events: StreamEvent[] = [];
+        for (const [id, text] of pairs) {
+          joined[id] += text;
+          events.push({ type: 'text-delta', id, delta: text });
+        }
+        for (const id of ['p', 'q'] as const) {
+          events.push({ type: 'text-end', id, text: `${joined[id]} more!` });
+          events.push({ type: 'text-end', id, text: `${joined[id]} more!` });
+        }
+        const out = await collect(from(events).pipe(monotonicText()));
+        expect(out.slice(0, pairs.length)).toEqual(events.slice(0, pairs.length));
+        expect(out.slice(pairs.length)).toEqual([
+          { type: 'text-delta', id: 'p', delta: ' more!' },
+          { type: 'text-end', id: 'p', text: `${joined.p} more!` },
+          { type: 'text-end', id: 'p', text: `${joined.p} more!` },
+          { type: 'text-delta', id: 'q', delta: ' more!' },
+          { type: 'text-end', id: 'q', text: `${joined.q} more!` },
+          { type: 'text-end', id: 'q', text: `${joined.q} more!` },
+        ]);
+      }),
+      { numRuns: 60, seed: 9 },
+    );
+  });
+});
+
 describe('mergeResentText', () => {
   it('merges on an overlap of exactly MIN_RESEND_OVERLAP characters, not one fewer', () => {
     const overlap = 'x'.repeat(MIN_RESEND_OVERLAP - 1) + 'y';

@@ -60,6 +60,8 @@ export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
   const earlyKinds = breakPreference === 'paragraph' ? 1 : breakPreference === 'newline' ? 2 : 3;
 
   let scanner: MarkdownScanner = createMarkdownScanner(maxChars);
+  // Appended text the scanner has not read yet (see `append`); it joins `buffer` once read.
+  let unscanned = '';
   let buffer = '';
   let bufferStart = 0;
   let cursor = 0;
@@ -196,6 +198,28 @@ export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
     return before >= 0xd800 && before <= 0xdbff ? position - 1 : position; // a high surrogate
   }
 
+  function scanAppended(): void {
+    if (unscanned === '') return;
+    scanner.scan(unscanned);
+    buffer += unscanned;
+    unscanned = '';
+  }
+
+  // The longest synthetic closer a block can get: a fence gets a reopen line (and so a closer)
+  // only when its marker fits twice in maxChars (see reopenLine).
+  const longestCloser = (maxChars - 1) >> 1;
+
+  /**
+   * True while no cut can be due, however the appended text reads: an early cut needs a break at
+   * ≥ minChars, a forced one a block past maxChars, and neither fits in the text from the cursor
+   * on. (Settling the cursor only moves it on and drops the reopen line: still no cut.)
+   */
+  function noCutPossible(): boolean {
+    const held = bufferStart + buffer.length + unscanned.length - cursor;
+    const prefix = prefixLength();
+    return held < Math.max(1, minChars - prefix) && prefix + held + longestCloser <= maxChars;
+  }
+
   function drainStreaming(blocks: ChunkBlock[]): void {
     for (;;) {
       const end = scanner.contentEnd;
@@ -220,18 +244,27 @@ export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
     append(text) {
       const blocks: ChunkBlock[] = [];
       if (text === '') return blocks;
-      buffer += text;
-      scanner.scan(text);
-      if (mode === 'stream') drainStreaming(blocks);
+      unscanned += text;
+      // Deltas are read in batches while no cut can be due: one scanner call over a few hundred
+      // characters costs far less than one per 1–8 character delta. The result is the same: the
+      // scanner reads text the same however it is split, and the cut waits for a break anyway.
+      if (mode === 'end') {
+        if (unscanned.length >= END_MODE_SCAN_BATCH) scanAppended();
+      } else if (!noCutPossible()) {
+        scanAppended();
+        drainStreaming(blocks);
+      }
       return blocks;
     },
     flush(reason) {
       const blocks: ChunkBlock[] = [];
+      scanAppended();
       drainAll(blocks, scanner.safeFlushEnd(), reason);
       return blocks;
     },
     end(reason) {
       const blocks: ChunkBlock[] = [];
+      scanAppended();
       scanner.finish();
       drainAll(blocks, scanner.contentEnd, reason);
       scanner = createMarkdownScanner(maxChars);
@@ -244,10 +277,14 @@ export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
       return blocks;
     },
     get holding() {
+      scanAppended();
       return scanner.contentEnd > cursor;
     },
   };
 }
+
+/** In mode `end`, appended text is scanned once this much has gathered. */
+const END_MODE_SCAN_BATCH = 1024;
 
 function freeQueuesOf(scanner: MarkdownScanner): BreakQueue[] {
   const { paragraph, newline, sentence, whitespace } = scanner.breaks;

@@ -6,15 +6,21 @@
 
 import { createBreakPoints, type BreakPoints } from './breakPoints';
 import type { FenceRegion, MarkdownRegion } from './fenceTracker';
-import { MARKER, createLineTracker } from './lineTracker';
-import {
+import * as lineKinds from './lineTracker';
+import * as sentenceEnds from './sentenceEnds';
+
+// Module-local copies of what the per-character loop uses. Compiled to CommonJS (tsx, ts-jest),
+// every use of an imported name is a read of the other module's exports object, under tsx
+// through a getter call: a few per character, together as costly as the scan itself.
+const { MARKER, createLineTracker } = lineKinds;
+const {
   WORD_CODE_LENGTH,
   extendWordCode,
   isAbbreviation,
   isDigit,
   isSentenceCloser,
   isSentencePunctuation,
-} from './sentenceEnds';
+} = sentenceEnds;
 
 /** The structure read so far from the text of one part. */
 export interface MarkdownScanner {

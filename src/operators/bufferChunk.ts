@@ -85,11 +85,15 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
   return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
     const chunker = createBlockChunker(chunking);
     let seq = 0;
+    // One idle timer while text is held; a delta only moves `idleDeadline` (the last delta's
+    // time + idleMs). A timer that fires before the deadline waits out the rest, as RxJS's
+    // debounceTime does: re-creating a timer on every delta cost more than the chunking itself.
     let idleTimer: Subscription | undefined;
     let idleDeadline = Infinity;
 
     const emit = (blocks: ChunkBlock[]) => {
-      for (const { text, reason } of blocks) {
+      for (let index = 0; index < blocks.length; index++) {
+        const { text, reason } = blocks[index];
         subscriber.next({ type: 'block', text, seq: seq++, reason });
       }
     };
@@ -102,28 +106,29 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
       cancelIdle();
       emit(chunker.flush('idle'));
     };
-    const restartIdle = () => {
-      cancelIdle();
-      if (idleMs === undefined || !chunker.holding) return;
-      idleDeadline = scheduler.now() + idleMs;
-      idleTimer = scheduler.schedule(() => {
-        try {
-          flushIdle();
-        } catch (error) {
-          subscriber.error(error);
-        }
-      }, idleMs);
+    const onIdleTimer = () => {
+      try {
+        const remaining = idleDeadline - scheduler.now();
+        if (remaining > 0) idleTimer = scheduler.schedule(onIdleTimer, remaining);
+        else flushIdle();
+      } catch (error) {
+        subscriber.error(error);
+      }
+    };
+    const onDelta = (delta: string) => {
+      if (idleMs === undefined) return emit(chunker.append(delta));
+      const now = scheduler.now();
+      // The deadline passed in this frame before the timer ran: the idle block goes first.
+      if (idleTimer && now >= idleDeadline) flushIdle();
+      emit(chunker.append(delta));
+      idleDeadline = now + idleMs;
+      if (!idleTimer && chunker.holding) idleTimer = scheduler.schedule(onIdleTimer, idleMs);
     };
 
     return {
       next(event) {
-        // The deadline passed in this frame before the timer ran: the idle block goes first.
+        if (event.type === 'text-delta') return onDelta(event.delta);
         if (idleTimer && scheduler.now() >= idleDeadline) flushIdle();
-        if (event.type === 'text-delta') {
-          emit(chunker.append(event.delta));
-          restartIdle();
-          return;
-        }
         if (event.type === 'text-end' || isTerminal(event)) {
           cancelIdle();
           emit(chunker.end('flush'));

@@ -22,6 +22,7 @@ import { mergeResentText } from '../text/mergeResentText';
  * The `text-end` then carries, as `text`, the full text the deltas now add up to, so a second
  * monotonicText changes nothing. A text id keeps its text after it ends: a repeated `text-end`
  * adds nothing. `text-end` without `text` and every other event pass unchanged. No timers.
+ * Memory: the streamed text of every id, about 1–2 bytes per character, until unsubscribe.
  *
  * @example
  * ```ts
@@ -30,18 +31,27 @@ import { mergeResentText } from '../text/mergeResentText';
  */
 export function monotonicText(): MonoTypeOperatorFunction<StreamEvent> {
   return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
-    // Pieces per id, joined only when a text-end needs the whole: no quadratic concatenation.
-    const streamed = new Map<string, string[]>();
+    const streamed = new Map<string, StreamedText>();
+    // The part most deltas belong to, so the common delta costs no Map lookup.
+    let currentId: string | undefined;
+    let current: StreamedText | undefined;
 
-    const streamedText = (id: string) => {
-      const pieces = streamed.get(id) ?? [];
-      const text = pieces.join('');
-      streamed.set(id, [text]);
-      return text;
+    const streamedTextOf = (id: string): StreamedText => {
+      if (id === currentId) return current!;
+      let entry = streamed.get(id);
+      if (!entry) streamed.set(id, (entry = { head: '', tail: '', tailPieces: 0 }));
+      currentId = id;
+      current = entry;
+      return entry;
     };
 
     const onTextEnd = (event: TextEndEvent & { text: string }) => {
-      const soFar = streamedText(event.id);
+      const entry = streamedTextOf(event.id);
+      const soFar = entry.head + entry.tail;
+      // Kept as one string from here on (mergeResentText reads, so flattens, it).
+      entry.head = soFar;
+      entry.tail = '';
+      entry.tailPieces = 0;
       const { addition, how } = mergeResentText(soFar, event.text);
       if (how === 'divergent') {
         subscriber.next({
@@ -52,7 +62,7 @@ export function monotonicText(): MonoTypeOperatorFunction<StreamEvent> {
         });
       }
       if (addition !== '') {
-        streamed.get(event.id)!.push(addition);
+        append(entry, addition);
         subscriber.next({ type: 'text-delta', id: event.id, delta: addition });
       }
       subscriber.next({ ...event, text: soFar + addition });
@@ -61,9 +71,7 @@ export function monotonicText(): MonoTypeOperatorFunction<StreamEvent> {
     return {
       next(event) {
         if (event.type === 'text-delta') {
-          const pieces = streamed.get(event.id);
-          if (pieces) pieces.push(event.delta);
-          else streamed.set(event.id, [event.delta]);
+          append(streamedTextOf(event.id), event.delta);
         } else if (event.type === 'text-end' && event.text !== undefined) {
           return onTextEnd({ ...event, text: event.text });
         }
@@ -71,7 +79,33 @@ export function monotonicText(): MonoTypeOperatorFunction<StreamEvent> {
       },
       teardown() {
         streamed.clear();
+        currentId = current = undefined;
       },
     };
   });
+}
+
+/**
+ * Everything streamed for one text id, as one string: `head + tail`. `+=` alone would build a
+ * rope with a node of some 30 bytes per delta besides the delta's own string (about 10 bytes per
+ * character for the 1–8 character deltas of a chat stream). So the deltas gather in `tail`, which
+ * every {@link TAIL_PIECES} deltas is flattened (each character copied once) and appended to
+ * `head`: a rope of long flat pieces, ~1 byte per character (2 past Latin-1).
+ */
+interface StreamedText {
+  head: string;
+  tail: string;
+  tailPieces: number;
+}
+
+const TAIL_PIECES = 256;
+
+function append(entry: StreamedText, delta: string): void {
+  entry.tail += delta;
+  if (++entry.tailPieces === TAIL_PIECES) {
+    entry.tail.charCodeAt(0); // reading a character flattens a rope into one string
+    entry.head += entry.tail;
+    entry.tail = '';
+    entry.tailPieces = 0;
+  }
 }

@@ -140,7 +140,9 @@ export function sortByIndex(
     return {
       next(event) {
         if (isReasoningEntry(event)) return onEntry(event);
-        releaseAll();
+        // The common case, nothing held (so no window timer either): pass at once.
+        if (held.size === 0) current = undefined;
+        else releaseAll();
         subscriber.next(event);
       },
       error(error) {
