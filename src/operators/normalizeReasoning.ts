@@ -59,7 +59,9 @@ interface TextPartState {
  * - A `text-end` that resends the full text gets it with the reasoning removed, so it matches the
  *   streamed visible text (see monotonicText).
  * - `reasoning: 'drop'` removes every reasoning event, the decoders' and the tags'.
- * - Every other event passes unchanged, in order.
+ * - Every other event passes unchanged, in order. So does a text delta without `<` while
+ *   nothing is held and no reasoning tag is open: the same event object goes out, without
+ *   per-character work (the code context is still tracked across it).
  *
  * @example
  * ```ts
@@ -123,6 +125,17 @@ export function normalizeReasoning(
             if (!state) {
               state = { scanner: createThinkTagScanner({ tags }) };
               textParts.set(event.id, state);
+            }
+            // The common delta (no `<`, nothing held) is all one part: no per-character work,
+            // and visible text goes out as the same event object, since it would be identical.
+            const wholePart = state.scanner.pushWhole(event.delta);
+            if (wholePart === 'text') return subscriber.next(event);
+            if (wholePart === 'reasoning') {
+              if (keepReasoning && state.open) {
+                const { delta } = event;
+                subscriber.next({ type: 'reasoning-delta', ...state.open, delta, kind: 'text' });
+              }
+              return;
             }
             return emitParts(event.id, state, state.scanner.push(event.delta));
           }

@@ -59,7 +59,8 @@ interface OpenPart {
  *   followed by anything else (`NO_REPLY but more`, `NO_REPLY 👍`), inside a sentence.
  * - Holding: per text id, only the text from the earliest place a token tail could still start is
  *   held; it goes out with the first delta that rules the tail out. `text-start` is held until the
- *   first visible character, so a silent part leaves no trace. Other events pass at once.
+ *   first visible character, so a silent part leaves no trace. Other events pass at once. A
+ *   delta released whole and alone (the common case) goes out as the same event object.
  * - Resolved at `text-end`, a terminal (parts without `text-end`: released text or `silent`, no
  *   `text-end` is invented), source completion, and source error (held non-token text is released,
  *   then the error passes). A `text-end` with the full `text` gets the same stripping on `text`.
@@ -130,8 +131,14 @@ export function suppressSilent(
           }
           case 'text-delta': {
             const part = open(event.id);
-            if (event.delta !== '') part.streamedAnything = true;
-            release(part, event.id, part.matcher.push(event.delta));
+            if (event.delta === '') return;
+            part.streamedAnything = true;
+            const released = part.matcher.push(event.delta);
+            // Released whole (the common delta): the output would be identical, send the event.
+            if (released === event.delta) {
+              releaseStart(part);
+              subscriber.next(event);
+            } else release(part, event.id, released);
             return;
           }
           case 'text-end':

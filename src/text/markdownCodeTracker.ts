@@ -23,6 +23,12 @@ export interface MarkdownCodeTracker {
   /** Feeds one UTF-16 code unit of the text. */
   feed(char: string): void;
   /**
+   * Feeds a whole piece of text: the same as feeding each of its code units, but mid-line it
+   * jumps to the next character that can change anything (a line break; a backtick outside a
+   * fence) instead of visiting every character.
+   */
+  feedText(text: string): void;
+  /**
    * True when a `<` (any character but a space or a backtick) fed next would be inside a fenced
    * block or an inline code span.
    */
@@ -93,40 +99,61 @@ export function createMarkdownCodeTracker(): MarkdownCodeTracker {
     }
   };
 
-  return {
-    feed(char) {
-      if (char === '\n') {
-        if (phase.kind === 'fence-run') resolveLineStartRun(phase);
-        if (fence && phase.kind === 'closer-tail') fence = undefined;
-        inlineSpanLength = 0;
-        pendingBackticks = 0;
-        phase = { kind: 'indent', spaces: 0 };
+  const feed = (char: string) => {
+    if (char === '\n') {
+      if (phase.kind === 'fence-run') resolveLineStartRun(phase);
+      if (fence && phase.kind === 'closer-tail') fence = undefined;
+      inlineSpanLength = 0;
+      pendingBackticks = 0;
+      phase = { kind: 'indent', spaces: 0 };
+      return;
+    }
+    switch (phase.kind) {
+      case 'indent':
+        if (char === ' ' && phase.spaces < 3) phase = { kind: 'indent', spaces: phase.spaces + 1 };
+        else if (char === '`' || char === '~') phase = { kind: 'fence-run', char, length: 1 };
+        else {
+          phase = rest;
+          feedRest(char);
+        }
         return;
-      }
-      switch (phase.kind) {
-        case 'indent':
-          if (char === ' ' && phase.spaces < 3)
-            phase = { kind: 'indent', spaces: phase.spaces + 1 };
-          else if (char === '`' || char === '~') phase = { kind: 'fence-run', char, length: 1 };
-          else {
-            phase = rest;
-            feedRest(char);
-          }
+      case 'fence-run':
+        if (char === phase.char) {
+          phase = { kind: 'fence-run', char: phase.char, length: phase.length + 1 };
           return;
-        case 'fence-run':
-          if (char === phase.char) {
-            phase = { kind: 'fence-run', char: phase.char, length: phase.length + 1 };
-            return;
-          }
-          resolveLineStartRun(phase, char);
-          // Inside a fence (the info string of one just opened included) this does nothing.
-          feedRest(char);
-          return;
-        case 'closer-tail':
-          if (!isSpace(char)) phase = rest;
-          return;
-        case 'rest':
-          feedRest(char);
+        }
+        resolveLineStartRun(phase, char);
+        // Inside a fence (the info string of one just opened included) this does nothing.
+        feedRest(char);
+        return;
+      case 'closer-tail':
+        if (!isSpace(char)) phase = rest;
+        return;
+      case 'rest':
+        feedRest(char);
+    }
+  };
+
+  // Mid-line with no backtick run pending, only a line break (and, outside a fence, a backtick)
+  // changes the state: spaces, tildes and fence characters only count at a line start.
+  const nextSignificant = (text: string, from: number): number => {
+    const lineBreak = text.indexOf('\n', from);
+    if (fence) return lineBreak;
+    const backtick = text.indexOf('`', from);
+    if (backtick < 0 || (lineBreak >= 0 && lineBreak < backtick)) return lineBreak;
+    return backtick;
+  };
+
+  return {
+    feed,
+    feedText(text) {
+      let index = 0;
+      while (index < text.length) {
+        if (phase.kind === 'rest' && pendingBackticks === 0) {
+          index = nextSignificant(text, index);
+          if (index < 0) return;
+        }
+        feed(text[index++]);
       }
     },
     insideCode() {

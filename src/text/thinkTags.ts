@@ -28,6 +28,14 @@ export type ThinkTagPart =
 export interface ThinkTagScanner {
   /** Scans the next delta; returns what it can already tell, holding back a possible tag. */
   push(delta: string): ThinkTagPart[];
+  /**
+   * The fast path for the common delta: when nothing is held and `delta` has no `<`, no tag
+   * can start, end or be completed inside it, so all of it is one part. Then records it (its
+   * code context included) and returns that part's type, exactly what `push` would have
+   * returned as one part; otherwise (and for `''`) records nothing and returns undefined: call
+   * `push`.
+   */
+  pushWhole(delta: string): 'text' | 'reasoning' | undefined;
   /** The text ended: releases what was held as text and closes open reasoning. */
   end(): ThinkTagPart[];
 }
@@ -183,6 +191,12 @@ export function createThinkTagScanner(options: ThinkTagOptions = {}): ThinkTagSc
     push(delta) {
       for (let i = 0; i < delta.length; i++) scanChar(delta[i]);
       return takeParts();
+    },
+    pushWhole(delta) {
+      // A held `<` could be completed or ruled out by any character: only `push` knows.
+      if (held !== '' || delta === '' || delta.includes('<')) return undefined;
+      code().feedText(delta);
+      return inReasoning ? 'reasoning' : 'text';
     },
     end() {
       releaseHeld();

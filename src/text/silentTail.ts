@@ -1,0 +1,217 @@
+// The tail automaton behind the silent-token matcher (silentTokens.ts): the places in a text
+// where a token tail could still start, read by UTF-16 char code. Pure, no RxJS. It runs on
+// every delta of every reply, so it allocates nothing per character and skips what cannot
+// matter (see `read`).
+
+const WHITESPACE = /\s/;
+
+// States, as small integers: before the first token without or with a separator seen, in
+// decoration after a token, or inside a token (TOKEN_STATES + a table index).
+const LEAD = 0;
+const LEAD_SEPARATED = 1;
+const GAP = 2;
+const TOKEN_STATES = 3;
+
+/** One place where a tail may start; alive while its text so far is a prefix of some tail. */
+export interface TailCandidate {
+  /** Offset of the tail's first character in the whole text. */
+  start: number;
+  /** True for the candidate at offset 0: only it may start a token without a separator. */
+  atTextStart: boolean;
+  /** The automaton states it is in; empty means dead. */
+  states: number[];
+}
+
+/** Decoration: whitespace and markdown emphasis (`*` `_` `~`). */
+export function isDecorationCode(code: number): boolean {
+  if (code === 32 || code === 42 || code === 95 || code === 126 || (code >= 9 && code <= 13))
+    return true;
+  return code >= 160 && WHITESPACE.test(String.fromCharCode(code));
+}
+
+// Lower case of one code unit, as the code unit a token's lowered text would hold; -1 when it
+// lowers to several units (`İ`), which no token unit can equal.
+function lowerCode(code: number): number {
+  if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
+  const lower = String.fromCharCode(code).toLowerCase();
+  return lower.length === 1 ? lower.charCodeAt(0) : -1;
+}
+
+function addState(states: number[], state: number): void {
+  if (!states.includes(state)) states.push(state);
+}
+
+/** The token tables an automaton reads with, built once per token list. */
+interface TokenTables {
+  /** Inside-token state TOKEN_STATES + k expects expectedCode[k], then goes to afterMatch[k]. */
+  expectedCode: number[];
+  afterMatch: number[];
+  /** First lowered code → states after it; ASCII codes also by array. */
+  startStates: Map<number, number[]>;
+  asciiStartStates: Array<number[] | undefined>;
+  /** 1 where an ASCII code can keep a candidate alive (decoration or a token's letter). */
+  asciiContinuesTail: Uint8Array;
+  tokenCodes: Set<number>;
+}
+
+function buildTokenTables(tokens: readonly string[]): TokenTables {
+  const expectedCode: number[] = [];
+  const afterMatch: number[] = [];
+  const startStates = new Map<number, number[]>();
+  const tokenCodes = new Set<number>();
+  for (const token of tokens.map((each) => each.toLowerCase())) {
+    const base = TOKEN_STATES + expectedCode.length;
+    for (let matched = 1; matched < token.length; matched++) {
+      expectedCode.push(token.charCodeAt(matched));
+      afterMatch.push(matched + 1 === token.length ? GAP : base + matched);
+    }
+    const first = token.charCodeAt(0);
+    const starts = startStates.get(first) ?? [];
+    startStates.set(first, [...starts, token.length === 1 ? GAP : base]);
+    for (let index = 0; index < token.length; index++) tokenCodes.add(token.charCodeAt(index));
+  }
+  const tables = { expectedCode, afterMatch, startStates, tokenCodes };
+  return {
+    ...tables,
+    asciiStartStates: Array.from({ length: 128 }, (_, code) => startStates.get(code)),
+    asciiContinuesTail: new Uint8Array(128).map((_, code) => (continuesTail(tables, code) ? 1 : 0)),
+  };
+}
+
+// Whether a character can keep a candidate alive: decoration, or a token's letter in any case.
+function continuesTail(tables: Pick<TokenTables, 'tokenCodes'>, code: number): boolean {
+  return isDecorationCode(code) || tables.tokenCodes.has(lowerCode(code));
+}
+
+/**
+ * The tail automaton of one text part (see silentTokens.ts for the tail grammar), fed delta by
+ * delta. A class rather than a closure factory on purpose: V8 optimizes its methods once for
+ * every instance, where closures made per text part were re-optimized for each new reply.
+ *
+ * @example
+ * ```ts
+ * const tails = new TailAutomaton(['NO_REPLY']);
+ * tails.read('Done. no_rep');
+ * tails.holdFrom(); // 5: " no_rep" could still become a tail
+ * ```
+ */
+export class TailAutomaton {
+  private readonly tables: TokenTables;
+  private candidates: TailCandidate[] = [];
+  private length = 0; // code units read so far
+  private previousDecoration = false;
+
+  /**
+   * @param tokens - the silent tokens, each with a character that is not decoration
+   * @param skipAhead - false reads every character, the reference `read`'s skipping is tested
+   *   against. @defaultValue `true`
+   */
+  constructor(
+    tokens: readonly string[],
+    private readonly skipAhead = true,
+  ) {
+    this.tables = buildTokenTables(tokens);
+  }
+
+  /** Reads a delta. */
+  read(delta: string): void {
+    let index = 0;
+    while (
+      index < delta.length &&
+      (!this.skipAhead || this.candidates.length > 0 || this.length === 0)
+    )
+      this.readCode(delta.charCodeAt(index++));
+    if (index === delta.length) return;
+    const resume = this.resumeAt(delta, index);
+    if (resume > index) {
+      this.length += resume - index;
+      this.previousDecoration = false;
+      index = resume;
+    }
+    while (index < delta.length) this.readCode(delta.charCodeAt(index++));
+  }
+
+  /** Offset of the earliest place a tail could still start: the text before it is content. */
+  holdFrom(): number {
+    return this.candidates.length > 0 ? this.candidates[0].start : this.length;
+  }
+
+  /** Ends the text: the earliest candidate whose text is a whole tail, if any. */
+  finish(): TailCandidate | undefined {
+    const complete = this.candidates.find((candidate) => candidate.states.includes(GAP));
+    this.candidates = [];
+    return complete;
+  }
+
+  // With no candidate alive at `from`: where one must be looked for again. A candidate alive
+  // at the end of the delta starts at a decoration character and reads only characters that
+  // can continue a tail, so it starts at the first decoration of the delta's longest suffix of
+  // such characters. Before that, reading would only have moved `length` (a candidate started
+  // there dies at the character before the suffix), and the last character skipped is never
+  // decoration.
+  private resumeAt(delta: string, from: number): number {
+    const { asciiContinuesTail } = this.tables;
+    let resume = delta.length;
+    while (resume > from) {
+      const code = delta.charCodeAt(resume - 1);
+      if (code < 128 ? asciiContinuesTail[code] === 0 : !continuesTail(this.tables, code)) break;
+      resume--;
+    }
+    while (resume < delta.length && !isDecorationCode(delta.charCodeAt(resume))) resume++;
+    return resume;
+  }
+
+  private readCode(code: number): void {
+    const decoration = isDecorationCode(code);
+    const { candidates } = this;
+    if (
+      this.length === 0 ||
+      (decoration && !this.previousDecoration && !this.coveredByLiveCandidate())
+    ) {
+      candidates.push({ start: this.length, atTextStart: this.length === 0, states: [LEAD] });
+    }
+    if (candidates.length > 0) {
+      const lower = lowerCode(code);
+      let alive = 0;
+      for (const candidate of candidates) {
+        this.step(candidate, lower, decoration, code);
+        if (candidate.states.length > 0) candidates[alive++] = candidate;
+      }
+      while (candidates.length > alive) candidates.pop();
+    }
+    this.previousDecoration = decoration;
+    this.length++;
+  }
+
+  // A new candidate is needed only where no live one can already read decoration: a live
+  // candidate in a lead or gap state accepts every tail the new one could, and starts earlier.
+  private coveredByLiveCandidate(): boolean {
+    for (const candidate of this.candidates)
+      for (const state of candidate.states) if (state < TOKEN_STATES) return true;
+    return false;
+  }
+
+  private step(candidate: TailCandidate, lower: number, decoration: boolean, code: number): void {
+    const { expectedCode, afterMatch, asciiStartStates, startStates } = this.tables;
+    const { states, atTextStart } = candidate;
+    // A fresh array: setting `length` on a reused one is a slow runtime call in V8.
+    const next: number[] = [];
+    const starts = lower >= 0 && lower < 128 ? asciiStartStates[lower] : startStates.get(lower);
+    for (let index = 0; index < states.length; index++) {
+      const state = states[index];
+      if (state >= TOKEN_STATES) {
+        const entry = state - TOKEN_STATES;
+        if (expectedCode[entry] === lower) addState(next, afterMatch[entry]);
+        continue;
+      }
+      if (decoration) {
+        // `_` alone is snake_case glue, not a separator from the content before.
+        const separated = state === LEAD_SEPARATED || (state === LEAD && code !== 95);
+        addState(next, state === GAP ? GAP : separated ? LEAD_SEPARATED : LEAD);
+      }
+      if (starts !== undefined && (state !== LEAD || atTextStart))
+        for (const start of starts) addState(next, start);
+    }
+    candidate.states = next;
+  }
+}
