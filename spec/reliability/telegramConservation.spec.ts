@@ -22,7 +22,7 @@ function openAIChatBody(deltas: string[]): string {
 
 const reply = fc.record({
   thought: fc.option(
-    fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/[<>`~]/g, '')),
+    fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/[<>]/g, '')),
     { nil: undefined },
   ),
   visible: markdown,

@@ -57,9 +57,10 @@ type TagStage = 'after-lt' | 'after-slash' | 'name' | 'attributes';
  * - Opening a reasoning tag starts reasoning; any reasoning closing tag ends it. Nested opening
  *   tags, stray closing tags and self-closing tags (`<think/>`) are removed and change nothing.
  * - `<final>` and `</final>` are removed; `<final>` inside reasoning ends the reasoning.
- * - Tags inside fenced code blocks or inline code are text (see createMarkdownCodeTracker). The
- *   visible text and the reasoning are judged apart, each with its tags removed: after
- *   `<think>r</think>` at a line start, a "```" is at the start of a visible line.
+ * - In visible text, tags inside fenced code blocks or inline code are text (see
+ *   createMarkdownCodeTracker); after `<think>r</think>` at a line start, a "```" is at the start
+ *   of a visible line. In reasoning, tags are read even inside code: a stray backtick or an
+ *   unclosed fence in the thinking must never hide the closing tag (the answer would vanish).
  * - While a tag may still be forming, only its characters are held back.
  *
  * @example
@@ -171,7 +172,9 @@ export function createThinkTagScanner(options: ThinkTagOptions = {}): ThinkTagSc
       if (continueTag(char)) return;
       releaseHeld();
     }
-    if (char === '<' && !code().insideCode()) {
+    // In reasoning a tag is always read: a stray backtick or an unclosed fence in the model's
+    // thinking must never hide its closing tag, or the whole answer would vanish as reasoning.
+    if (char === '<' && (inReasoning || !code().insideCode())) {
       held = '<';
       stage = 'after-lt';
       name = '';
