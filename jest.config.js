@@ -6,6 +6,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
   },
+  globalSetup: '<rootDir>/spec/helpers/globalSetup.ts',
   setupFilesAfterEnv: ['<rootDir>/spec/helpers/setup.ts'],
   testTimeout: 60000,
 };
