@@ -9,6 +9,7 @@ import { suppressSilent } from '../../src/operators/suppressSilent';
 import type * as SilentTokens from '../../src/text/silentTokens';
 import type * as ThinkTags from '../../src/text/thinkTags';
 import { collect } from '../helpers/bytes';
+import { MARKDOWN_PIECES, SILENT_PIECES, textDeltas } from '../helpers/textPieces';
 
 /** Loads a fresh copy of an operator module with one text module replaced. */
 function loadWithMock<T>(operatorPath: string, textPath: string, mock: () => unknown): T {
@@ -53,16 +54,7 @@ const slowSuppressSilent = loadWithMock<{ suppressSilent: typeof suppressSilent 
 
 /** Two text parts interleaved with other events, cut into deltas anywhere, then a terminal. */
 function responses(pieces: string[]) {
-  const part = fc
-    .tuple(
-      fc.array(fc.constantFrom(...pieces), { maxLength: 30 }),
-      fc.array(fc.nat(), { maxLength: 20 }),
-    )
-    .map(([words, cuts]) => {
-      const text = words.join('');
-      const offsets = cuts.map((cut) => cut % (text.length + 1)).sort((a, b) => a - b);
-      return offsets.concat(text.length).map((end, i) => text.slice(offsets[i - 1] ?? 0, end));
-    });
+  const part = textDeltas(pieces, 30, 20);
   return fc
     .tuple(part, part, fc.boolean(), fc.boolean())
     .map(([first, second, withTextEnd, withReasoning]) => {
@@ -86,28 +78,7 @@ function responses(pieces: string[]) {
 }
 
 describe('normalizeReasoning fast path', () => {
-  const pieces = [
-    'a',
-    'word',
-    ' ',
-    '   ',
-    '    ',
-    '\n',
-    '`',
-    '``',
-    '```',
-    '~~~',
-    '<',
-    '>',
-    '/',
-    '<think>',
-    '</think>',
-    '<final>',
-    '<thi',
-    '<Thought x="1">',
-    'é',
-    '🙂',
-  ];
+  const pieces = MARKDOWN_PIECES;
   it('gives exactly the events of the character-by-character path', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -132,26 +103,7 @@ describe('normalizeReasoning fast path', () => {
 });
 
 describe('suppressSilent fast path', () => {
-  const pieces = [
-    'a',
-    'word',
-    'no',
-    'No_',
-    'reply',
-    'NO_REPLY',
-    'skip',
-    '_',
-    '*',
-    '**',
-    '~',
-    ' ',
-    '\n',
-    '.',
-    'announce',
-    'REPLY_SKIP',
-    'é',
-    '🙂',
-  ];
+  const pieces = SILENT_PIECES;
   it('gives exactly the events of the character-by-character path', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -4,79 +4,12 @@ import fc from 'fast-check';
 import { createMarkdownCodeTracker } from '../../src/text/markdownCodeTracker';
 import { createSilentTokenMatcher } from '../../src/text/silentTokens';
 import { createThinkTagScanner, type ThinkTagPart } from '../../src/text/thinkTags';
-
-/** Markdown-ish pieces: fences, inline code, indentation, tags, emphasis, tokens, multi-byte. */
-const MARKDOWN_PIECES = [
-  'a',
-  'word',
-  ' ',
-  '   ',
-  '    ',
-  '\n',
-  '\t',
-  '`',
-  '``',
-  '```',
-  '~',
-  '~~~',
-  '<',
-  '>',
-  '/',
-  '<think>',
-  '</think>',
-  '<final>',
-  '<thi',
-  'x`y',
-  'é',
-  '🙂',
-];
-const SILENT_PIECES = [
-  'a',
-  'word',
-  'no',
-  'No_',
-  'reply',
-  'NO_REPLY',
-  'skip',
-  '_',
-  '*',
-  '**',
-  '~',
-  ' ',
-  '\n',
-  '.',
-  'announce',
-  'REPLY_SKIP',
-  'é',
-  '🙂',
-  '\u00a0',
-];
-
-/** Random text from `pieces`, cut into deltas of any length (empty deltas included). */
-function textAndDeltas(pieces: string[]) {
-  return fc
-    .tuple(
-      fc.array(fc.constantFrom(...pieces), { maxLength: 40 }),
-      fc.array(fc.nat(), { maxLength: 30 }),
-    )
-    .map(([words, cuts]) => {
-      const text = words.join('');
-      const offsets = cuts.map((cut) => cut % (text.length + 1)).sort((a, b) => a - b);
-      const deltas: string[] = [];
-      let start = 0;
-      for (const offset of offsets) {
-        deltas.push(text.slice(start, offset));
-        start = offset;
-      }
-      deltas.push(text.slice(start));
-      return deltas;
-    });
-}
+import { MARKDOWN_PIECES, SILENT_PIECES, textDeltas } from '../helpers/textPieces';
 
 describe('createMarkdownCodeTracker().feedText', () => {
   it('leaves the same code context as feeding every character, checked after each delta', () => {
     fc.assert(
-      fc.property(textAndDeltas(MARKDOWN_PIECES), (deltas) => {
+      fc.property(textDeltas(MARKDOWN_PIECES), (deltas) => {
         const whole = createMarkdownCodeTracker();
         const byCharacter = createMarkdownCodeTracker();
         for (const delta of deltas) {
@@ -94,7 +27,7 @@ describe('createMarkdownCodeTracker().feedText', () => {
 describe('createThinkTagScanner().pushWhole', () => {
   it('returns exactly what push would, and leaves the scanner in the same state', () => {
     fc.assert(
-      fc.property(textAndDeltas(MARKDOWN_PIECES), (deltas) => {
+      fc.property(textDeltas(MARKDOWN_PIECES), (deltas) => {
         const fast = createThinkTagScanner();
         const slow = createThinkTagScanner();
         for (const delta of deltas) {
@@ -125,7 +58,7 @@ describe('createSilentTokenMatcher().push skipping ahead', () => {
     'releases, holds and resolves as the automaton reading every character (tokens %j)',
     (tokens) => {
       fc.assert(
-        fc.property(textAndDeltas(SILENT_PIECES), (deltas) => {
+        fc.property(textDeltas(SILENT_PIECES), (deltas) => {
           const fast = createSilentTokenMatcher(tokens);
           const slow = createSilentTokenMatcher(tokens, { skipAhead: false });
           for (const delta of deltas) {
