@@ -20,19 +20,56 @@ export interface BreakQueue {
 
 /** A queue of break positions (see {@link BreakQueue}). */
 export function createBreakQueue(): BreakQueue {
-  let positions: number[] = [];
-  let head = 0;
+  return new SortedBreakQueue();
+}
 
-  const compact = () => {
+// A class, not a closure factory: its methods are shared by every queue, so their optimized code
+// lives as long as the prototype, not as long as one chunker (see MarkdownScanner).
+class SortedBreakQueue implements BreakQueue {
+  private positions: number[] = [];
+  private head = 0;
+
+  push(position: number): void {
+    this.positions.push(position);
+  }
+
+  lastInRange(low: number, high: number): number {
+    const positions = this.positions;
+    const length = positions.length;
+    if (length === this.head || low > high) return -1;
+    // The common streaming case: every stored break is within reach.
+    const last = positions[length - 1];
+    if (last <= high) return last >= low ? last : -1;
+    const index = this.upperBound(high) - 1;
+    return index >= this.head && positions[index] >= low ? positions[index] : -1;
+  }
+
+  firstInRange(low: number, high: number): number {
+    const positions = this.positions;
+    const index = this.upperBound(low - 1);
+    return index < positions.length && positions[index] <= high ? positions[index] : -1;
+  }
+
+  dropThrough(cursor: number): void {
+    const positions = this.positions;
+    let head = this.head;
+    while (head < positions.length && positions[head] <= cursor) head++;
     // Shift out the dropped prefix once it is most of the array: amortised O(1) per entry.
     if (head > 256 && head * 2 > positions.length) {
-      positions = positions.slice(head);
+      this.positions = positions.slice(head);
       head = 0;
     }
-  };
-  // Index of the first entry > value (binary search in [head, length)).
-  const upperBound = (value: number) => {
-    let low = head;
+    this.head = head;
+  }
+
+  get size(): number {
+    return this.positions.length - this.head;
+  }
+
+  /** Index of the first entry > value (binary search in [head, length)). */
+  private upperBound(value: number): number {
+    const positions = this.positions;
+    let low = this.head;
     let high = positions.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
@@ -40,33 +77,7 @@ export function createBreakQueue(): BreakQueue {
       else high = middle;
     }
     return low;
-  };
-
-  return {
-    push(position) {
-      positions.push(position);
-    },
-    lastInRange(low, high) {
-      const length = positions.length;
-      if (length === head || low > high) return -1;
-      // The common streaming case: every stored break is within reach.
-      const last = positions[length - 1];
-      if (last <= high) return last >= low ? last : -1;
-      const index = upperBound(high) - 1;
-      return index >= head && positions[index] >= low ? positions[index] : -1;
-    },
-    firstInRange(low, high) {
-      const index = upperBound(low - 1);
-      return index < positions.length && positions[index] <= high ? positions[index] : -1;
-    },
-    dropThrough(cursor) {
-      while (head < positions.length && positions[head] <= cursor) head++;
-      compact();
-    },
-    get size() {
-      return positions.length - head;
-    },
-  };
+  }
 }
 
 /** The break kinds outside fences and tables, best first. */

@@ -12,7 +12,7 @@ import * as sentenceEnds from './sentenceEnds';
 // Module-local copies of what the per-character loop uses. Compiled to CommonJS (tsx, ts-jest),
 // every use of an imported name is a read of the other module's exports object, under tsx
 // through a getter call: a few per character, together as costly as the scan itself.
-const { MARKER, createLineTracker } = lineKinds;
+const { MARKER, LineTracker } = lineKinds;
 const {
   WORD_CODE_LENGTH,
   extendWordCode,
@@ -51,40 +51,68 @@ const DOT = 46;
 
 /** A scanner for one text part; `maxChars` sizes the reopen line of split fences. */
 export function createMarkdownScanner(maxChars: number): MarkdownScanner {
-  const breaks = createBreakPoints();
-  const lines = createLineTracker(breaks, maxChars);
-  let length = 0;
-  let contentEnd = 0;
-  let lineContentEnd = 0;
+  return new Scanner(maxChars);
+}
+
+// A class, not a closure factory: `scan` runs for every delta of every chunker. As a prototype
+// method its optimized code is shared by all instances and outlives any one of them; a closure
+// per chunker lost it at each full GC that freed the chunker, and ran unoptimized again.
+class Scanner implements MarkdownScanner {
+  readonly breaks: BreakPoints = createBreakPoints();
+  length = 0;
+  contentEnd = 0;
+  private readonly lines: lineKinds.LineTracker;
+  private lineContentEnd = 0;
   // Mirrors of the line tracker's state, read after each call that may change it.
-  let lineStarted = false;
-  let lineKind = 0;
+  private lineStarted = false;
+  private lineKind = 0;
 
   // The current word.
-  let inWord = false;
-  let lastWordEnd = -1;
-  let previousWordEndsSentence = false;
-  let wordCode = 0;
-  let wordLength = 0;
-  let wordAllDigits = true;
-  let wordIsFirstOnLine = true;
-  let sentenceMark = false;
+  private inWord = false;
+  private lastWordEnd = -1;
+  private previousWordEndsSentence = false;
+  private wordCode = 0;
+  private wordLength = 0;
+  private wordAllDigits = true;
+  private wordIsFirstOnLine = true;
+  private sentenceMark = false;
 
-  function scan(text: string): void {
+  constructor(maxChars: number) {
+    this.lines = new LineTracker(this.breaks, maxChars);
+  }
+
+  get openFence(): FenceRegion | null {
+    return this.lines.openFence;
+  }
+
+  finish(): void {
+    this.lines.finish(this.length, this.lineContentEnd);
+  }
+
+  regionContaining(position: number, cursor: number): MarkdownRegion | undefined {
+    return this.lines.regionContaining(position, cursor);
+  }
+
+  safeFlushEnd(): number {
+    return this.lines.safeFlushEnd(this.contentEnd);
+  }
+
+  scan(text: string): void {
+    const lines = this.lines;
     // The hot loop works on locals (registers), written back once at the end.
-    let started = lineStarted;
-    let kind = lineKind;
-    let content = contentEnd;
-    let lineContent = lineContentEnd;
-    let word = inWord;
-    let wordEnd = lastWordEnd;
-    let endsSentence = previousWordEndsSentence;
-    let code = wordCode;
-    let size = wordLength;
-    let allDigits = wordAllDigits;
-    let firstOnLine = wordIsFirstOnLine;
-    let mark = sentenceMark;
-    const base = length;
+    let started = this.lineStarted;
+    let kind = this.lineKind;
+    let content = this.contentEnd;
+    let lineContent = this.lineContentEnd;
+    let word = this.inWord;
+    let wordEnd = this.lastWordEnd;
+    let endsSentence = this.previousWordEndsSentence;
+    let code = this.wordCode;
+    let size = this.wordLength;
+    let allDigits = this.wordAllDigits;
+    let firstOnLine = this.wordIsFirstOnLine;
+    let mark = this.sentenceMark;
+    const base = this.length;
     for (let index = 0; index < text.length; index++) {
       const char = text.charCodeAt(index);
       const position = base + index;
@@ -152,35 +180,18 @@ export function createMarkdownScanner(maxChars: number): MarkdownScanner {
       lineContent = position + 1;
       content = position + 1;
     }
-    length = base + text.length;
-    lineStarted = started;
-    lineKind = kind;
-    contentEnd = content;
-    lineContentEnd = lineContent;
-    inWord = word;
-    lastWordEnd = wordEnd;
-    previousWordEndsSentence = endsSentence;
-    wordCode = code;
-    wordLength = size;
-    wordAllDigits = allDigits;
-    wordIsFirstOnLine = firstOnLine;
-    sentenceMark = mark;
+    this.length = base + text.length;
+    this.lineStarted = started;
+    this.lineKind = kind;
+    this.contentEnd = content;
+    this.lineContentEnd = lineContent;
+    this.inWord = word;
+    this.lastWordEnd = wordEnd;
+    this.previousWordEndsSentence = endsSentence;
+    this.wordCode = code;
+    this.wordLength = size;
+    this.wordAllDigits = allDigits;
+    this.wordIsFirstOnLine = firstOnLine;
+    this.sentenceMark = mark;
   }
-
-  return {
-    scan,
-    finish: () => lines.finish(length, lineContentEnd),
-    breaks,
-    regionContaining: lines.regionContaining,
-    safeFlushEnd: () => lines.safeFlushEnd(contentEnd),
-    get length() {
-      return length;
-    },
-    get contentEnd() {
-      return contentEnd;
-    },
-    get openFence() {
-      return lines.openFence;
-    },
-  };
 }
