@@ -1,3 +1,4 @@
+import type { Subscriber, TeardownLogic } from 'rxjs';
 import { LlmRxError } from '../errors';
 
 /** What llm-rx reads bytes from: a fetch `Response`, a web `ReadableStream`, or any async iterable. */
@@ -128,4 +129,40 @@ export async function pumpText(
       ),
     );
   }
+}
+
+/** The error a source raises when the caller's AbortSignal fires. */
+export function abortedError(): LlmRxError {
+  return new LlmRxError('aborted', 'The caller aborted the stream.');
+}
+
+/**
+ * The part every byte source shares: opens `input`, pumps its decoded text into `onText`, calls
+ * `onEnd` at EOF, sends read failures and an aborted `signal` to `subscriber.error`, and stops
+ * as soon as the subscriber is closed. The returned teardown cancels the reader and removes the
+ * abort listener.
+ */
+export function readText(
+  input: ByteInput,
+  subscriber: Subscriber<unknown>,
+  signal: AbortSignal | undefined,
+  handlers: { onText(text: string): void; onEnd(): void },
+): TeardownLogic {
+  if (signal?.aborted) {
+    subscriber.error(abortedError());
+    return undefined;
+  }
+  const reader = openChunkReader(input);
+  const onAbort = () => subscriber.error(abortedError());
+  signal?.addEventListener('abort', onAbort, { once: true });
+  void pumpText(reader, {
+    onText: handlers.onText,
+    onEnd: handlers.onEnd,
+    onError: (error) => subscriber.error(error),
+    isStopped: () => subscriber.closed,
+  });
+  return () => {
+    signal?.removeEventListener('abort', onAbort);
+    reader.cancel();
+  };
 }

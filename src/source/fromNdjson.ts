@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import { parseOptions, signalOption } from '../internal/options';
-import { openChunkReader, pumpText, type ByteInput } from './byteSource';
+import { readText, type ByteInput } from './byteSource';
 import type { SourceWarning } from './fromSse';
 
 /** Options of {@link fromNdjson}. */
@@ -58,11 +58,6 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
     options,
   );
   return new Observable<unknown>((subscriber) => {
-    if (signal?.aborted) {
-      subscriber.error(new LlmRxError('aborted', 'The caller aborted the stream.'));
-      return;
-    }
-    const reader = openChunkReader(input);
     let pending = '';
     let lineNumber = 0;
 
@@ -104,11 +99,7 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
       subscriber.next(value);
     };
 
-    const onAbort = () =>
-      subscriber.error(new LlmRxError('aborted', 'The caller aborted the stream.'));
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    void pumpText(reader, {
+    return readText(input, subscriber, signal, {
       onText(text) {
         let start = 0;
         let newline = text.indexOf('\n');
@@ -132,14 +123,7 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
         pending = '';
         if (!subscriber.closed) subscriber.complete();
       },
-      onError: (error) => subscriber.error(error),
-      isStopped: () => subscriber.closed,
     });
-
-    return () => {
-      signal?.removeEventListener('abort', onAbort);
-      reader.cancel();
-    };
   });
 }
 

@@ -3,7 +3,7 @@ import { Observable } from 'rxjs';
 import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import { parseOptions, signalOption } from '../internal/options';
-import { openChunkReader, pumpText, type ByteInput } from './byteSource';
+import { readText, type ByteInput } from './byteSource';
 
 /** One Server-Sent Event: its `event` name (absent means the default), `data`, and last `id`. */
 export interface SseMessage {
@@ -87,11 +87,6 @@ export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observa
     options,
   );
   return new Observable<SseMessage>((subscriber) => {
-    if (signal?.aborted) {
-      subscriber.error(abortedError());
-      return;
-    }
-    const reader = openChunkReader(input);
     let lastEventId: string | undefined;
     let atEof = false;
     let endsWithCarriageReturn = false;
@@ -135,10 +130,7 @@ export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observa
       },
     });
 
-    const onAbort = () => subscriber.error(abortedError());
-    signal?.addEventListener('abort', onAbort, { once: true });
-
-    void pumpText(reader, {
+    return readText(input, subscriber, signal, {
       onText(text) {
         parser.feed(text);
         endsWithCarriageReturn = text.charCodeAt(text.length - 1) === 13;
@@ -151,14 +143,7 @@ export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observa
         parser.feed('\n\n');
         subscriber.complete();
       },
-      onError: (error) => subscriber.error(error),
-      isStopped: () => subscriber.closed,
     });
-
-    return () => {
-      signal?.removeEventListener('abort', onAbort);
-      reader.cancel();
-    };
   });
 }
 
@@ -171,8 +156,4 @@ function isCompletePayload(data: string): boolean {
   } catch {
     return false;
   }
-}
-
-function abortedError(): LlmRxError {
-  return new LlmRxError('aborted', 'The caller aborted the stream.');
 }
