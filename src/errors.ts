@@ -92,6 +92,11 @@ export class LlmRxError extends Error {
   }
 }
 
+/** True for HTTP statuses where the same request may succeed later: 408, 409, 429 and 5xx. */
+export function isRetryableHttpStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
 /** True when `error` is an LlmRxError (also across bundle copies, by name and code). */
 export function isLlmRxError(error: unknown): error is LlmRxError {
   return (

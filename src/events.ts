@@ -291,6 +291,11 @@ export function terminalForFinish(finish: FinishEvent, usage?: UsageEvent): Term
   }
 }
 
+/** A `failed` terminal with llm-rx's own code (no provider, no status). */
+export function failedEvent(code: string, message: string, retryable: boolean): FailedEvent {
+  return { type: 'failed', error: { code, message, retryable } };
+}
+
 /** The fields of a `usage` event without its tag. */
 export function usageFields(usage: UsageEvent): Usage {
   const { type: _type, ...fields } = usage;

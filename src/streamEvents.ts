@@ -1,7 +1,7 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { z } from 'zod';
 import { isLlmRxError } from './errors';
-import type { ProviderId, StreamEvent } from './events';
+import { failedEvent, type ProviderId, type StreamEvent } from './events';
 import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
@@ -185,14 +185,13 @@ export function streamEvents(
         const seen = first
           ? `the first event was ${first.event ? `"${first.event}" ` : ''}${excerpt(first.data)}`
           : 'the body held no SSE event';
-        emit({
-          type: 'failed',
-          error: {
-            code: 'unknown-provider',
-            message: `Could not tell the provider's wire format: ${seen}. Pass { provider }.`,
-            retryable: false,
-          },
-        });
+        emit(
+          failedEvent(
+            'unknown-provider',
+            `Could not tell the provider's wire format: ${seen}. Pass { provider }.`,
+            false,
+          ),
+        );
         subscriber.complete();
       }
     };

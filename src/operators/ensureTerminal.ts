@@ -2,9 +2,9 @@ import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs
 import { z } from 'zod';
 import { isLlmRxError } from '../errors';
 import {
+  failedEvent,
   isTerminal,
   terminalForFinish,
-  type FailedEvent,
   type FinishEvent,
   type StreamEvent,
   type TerminalEvent,
@@ -95,7 +95,7 @@ export function ensureTerminal(
       idleTimer = scheduler.schedule(
         () =>
           end(
-            failed(
+            failedEvent(
               'stalled',
               `No event arrived for ${idleTimeoutMs} ms; the stream stalled.`,
               true,
@@ -114,7 +114,13 @@ export function ensureTerminal(
       if (deadlineMs !== undefined) {
         deadlineTimer = scheduler.schedule(
           () =>
-            end(failed('deadline', `The stream ran past its deadline of ${deadlineMs} ms.`, false)),
+            end(
+              failedEvent(
+                'deadline',
+                `The stream ran past its deadline of ${deadlineMs} ms.`,
+                false,
+              ),
+            ),
           deadlineMs,
         );
       }
@@ -133,7 +139,7 @@ export function ensureTerminal(
         if (isLlmRxError(error) && error.code === 'aborted') return onAbort();
         const code = isLlmRxError(error) ? error.code : 'stream-error';
         const message = error instanceof Error ? error.message : String(error);
-        const terminal = failed(code, message, isLlmRxError(error) ? error.retryable : true);
+        const terminal = failedEvent(code, message, isLlmRxError(error) ? error.retryable : true);
         if (isLlmRxError(error) && error.status !== undefined) terminal.error.status = error.status;
         if (isLlmRxError(error) && error.provider !== undefined)
           terminal.error.provider = error.provider;
@@ -142,7 +148,7 @@ export function ensureTerminal(
       complete() {
         if (lastFinish) return end(terminalForFinish(lastFinish, lastUsage));
         end(
-          failed(
+          failedEvent(
             'stream-closed',
             `The stream ended before the provider sent a finish reason or a terminal event ` +
               `(${eventCount} events received).`,
@@ -153,8 +159,4 @@ export function ensureTerminal(
       teardown: clearTimers,
     };
   });
-}
-
-function failed(code: string, message: string, retryable: boolean): FailedEvent {
-  return { type: 'failed', error: { code, message, retryable } };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRetryableHttpStatus } from '../errors';
 import type { FailedError, FinishReason, UsageEvent } from '../events';
 
 // The parts of an OpenAI-compatible `chat.completion.chunk` the decoder reads, and nothing
@@ -161,7 +162,7 @@ export function failedErrorOf(
 }
 
 function isRetryableCode(code: unknown): boolean {
-  if (typeof code === 'number') return code === 408 || code === 409 || code === 429 || code >= 500;
+  if (typeof code === 'number') return isRetryableHttpStatus(code);
   if (typeof code === 'string') {
     if (/^\d+$/.test(code)) return isRetryableCode(Number(code));
     return /rate|overload|timeout|timed_out|unavailable|server|internal|capacity|busy/i.test(code);

@@ -1,4 +1,5 @@
-import type { FailedEvent } from '../events';
+import { isRetryableHttpStatus } from '../errors';
+import { failedEvent, type FailedEvent } from '../events';
 import { excerpt } from '../providers/decoder';
 
 /**
@@ -21,10 +22,10 @@ export function failureForAnswer(response: Response): {
   const failure = readExcerpt(reader).then((body) => {
     if (!response.ok) {
       const statusText = response.statusText ? ` ${response.statusText}` : '';
-      const event = failed(
+      const event = failedEvent(
         'http-error',
         `The provider answered HTTP ${response.status}${statusText}: ${body}`,
-        isRetryableStatus(response.status),
+        isRetryableHttpStatus(response.status),
       );
       event.error.status = response.status;
       return event;
@@ -38,20 +39,11 @@ export function failureForAnswer(response: Response): {
 
 /** The `failed` for a body that parsed as no event at all; `what` says what it was instead. */
 export function unexpectedBody(what: string): FailedEvent {
-  const event = failed(
+  return failedEvent(
     'unexpected-body',
     `${what}. Check the URL, the API key and that the request asked for a stream.`,
     false,
   );
-  return event;
-}
-
-function failed(code: string, message: string, retryable: boolean): FailedEvent {
-  return { type: 'failed', error: { code, message, retryable } };
-}
-
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 async function readExcerpt(

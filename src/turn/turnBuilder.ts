@@ -1,4 +1,5 @@
 import {
+  failedEvent,
   isTerminal,
   terminalForFinish,
   usageFields,
@@ -172,12 +173,9 @@ function terminalWithout(
   usage: UsageEvent | undefined,
 ): TerminalEvent {
   if (finish) return terminalForFinish(finish, usage);
-  return {
-    type: 'failed',
-    error: {
-      code: 'stream-closed',
-      message: 'The stream ended without a terminal event or a finish reason.',
-      retryable: true,
-    },
-  };
+  return failedEvent(
+    'stream-closed',
+    'The stream ended without a terminal event or a finish reason.',
+    true,
+  );
 }
