@@ -25,6 +25,22 @@ export interface ChannelPreset {
 /** The channels llm-rx ships a preset for. */
 export type ChannelName = 'web' | 'telegram' | 'discord' | 'slack' | 'signal' | 'msteams' | 'sms';
 
+/**
+ * An IM channel: blocks of minChars..maxChars sent while the model writes, flushed after 1 s
+ * idle, reasoning dropped, and one message holds at most maxChars.
+ */
+function imPreset(minChars: number, maxChars: number, limitSource: string): ChannelPreset {
+  return {
+    minChars,
+    maxChars,
+    idleMs: 1000,
+    mode: 'stream',
+    reasoning: 'drop',
+    maxMessageChars: maxChars,
+    limitSource,
+  };
+}
+
 // minChars: blocks below it arrive too often on IM channels (each one is a push notification).
 // idleMs: one second without a delta means the model paused (a tool, a long think): send what
 // is held so the user is not left waiting.
@@ -56,65 +72,32 @@ export const channelPresets: Readonly<Record<ChannelName, ChannelPreset>> = Obje
     reasoning: 'keep',
     limitSource: 'A web UI renders deltas as they arrive; it has no message size limit.',
   },
-  telegram: {
-    minChars: 800,
-    maxChars: 4096,
-    idleMs: 1000,
-    mode: 'stream',
-    reasoning: 'drop',
-    maxMessageChars: 4096,
-    limitSource:
-      'Telegram Bot API sendMessage / editMessageText: text is 1-4096 characters after entity parsing.',
-  },
-  discord: {
-    minChars: 1500,
-    maxChars: 2000,
-    idleMs: 1000,
-    mode: 'stream',
-    reasoning: 'drop',
-    maxMessageChars: 2000,
-    limitSource: 'Discord API Create Message: content is at most 2000 characters.',
-  },
-  slack: {
-    minChars: 1500,
-    maxChars: 4000,
-    idleMs: 1000,
-    mode: 'stream',
-    reasoning: 'drop',
-    maxMessageChars: 4000,
-    limitSource:
-      'Slack chat.postMessage: keep `text` under 4,000 characters (longer is truncated at 40,000).',
-  },
-  signal: {
-    minChars: 1500,
-    maxChars: 2000,
-    idleMs: 1000,
-    mode: 'stream',
-    reasoning: 'drop',
-    maxMessageChars: 2000,
-    limitSource:
-      'Signal clients send a body over 2,000 characters as a long-text attachment, not inline.',
-  },
-  msteams: {
-    minChars: 1500,
-    maxChars: 4000,
-    idleMs: 1000,
-    mode: 'stream',
-    reasoning: 'drop',
-    maxMessageChars: 4000,
-    limitSource:
-      'Microsoft Teams caps a message at about 28 KB of HTML; 4,000 characters keeps a block readable and well inside it.',
-  },
-  sms: {
-    minChars: 120,
-    maxChars: 160,
-    idleMs: 1000,
-    mode: 'stream',
-    reasoning: 'drop',
-    maxMessageChars: 160,
-    limitSource:
-      'GSM 03.38: one SMS segment holds 160 GSM-7 characters (153 when concatenated, 70 in UCS-2).',
-  },
+  telegram: imPreset(
+    800,
+    4096,
+    'Telegram Bot API sendMessage / editMessageText: text is 1-4096 characters after entity parsing.',
+  ),
+  discord: imPreset(1500, 2000, 'Discord API Create Message: content is at most 2000 characters.'),
+  slack: imPreset(
+    1500,
+    4000,
+    'Slack chat.postMessage: keep `text` under 4,000 characters (longer is truncated at 40,000).',
+  ),
+  signal: imPreset(
+    1500,
+    2000,
+    'Signal clients send a body over 2,000 characters as a long-text attachment, not inline.',
+  ),
+  msteams: imPreset(
+    1500,
+    4000,
+    'Microsoft Teams caps a message at about 28 KB of HTML; 4,000 characters keeps a block readable and well inside it.',
+  ),
+  sms: imPreset(
+    120,
+    160,
+    'GSM 03.38: one SMS segment holds 160 GSM-7 characters (153 when concatenated, 70 in UCS-2).',
+  ),
 } satisfies Record<ChannelName, ChannelPreset>);
 
 /** The names of every preset, in table order (for error messages and the CLI). */
