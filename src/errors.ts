@@ -16,6 +16,14 @@
  * - `aborted`: the caller's AbortSignal fired (ends as `incomplete`, reason `aborted`).
  * - `invalid-options`: an operator or function was given options it cannot use.
  * - `incomplete-turn`: a turn carried nothing a user could receive (see `assertTurn`).
+ * - `stream-exists`: an event log already holds a stream under that id (recordTo).
+ * - `unknown-stream`: an event log holds no stream under that id (followLog).
+ * - `invalid-last-event-id`: a resume position (`Last-Event-ID`) that is not a whole number
+ *   within the stream.
+ * - `producer-lost`: the process recording a stream stopped refreshing its liveness key
+ *   (redisEventLog); the events appended before it are delivered first.
+ * - `log-unavailable`: the event log's backend (Redis) could not be reached or was lost.
+ * - `delivery-failed`: a chat transport call failed for good (deliver).
  */
 export type ErrorCode =
   | 'max-buffer-size-exceeded'
@@ -30,7 +38,13 @@ export type ErrorCode =
   | 'deadline'
   | 'aborted'
   | 'invalid-options'
-  | 'incomplete-turn';
+  | 'incomplete-turn'
+  | 'stream-exists'
+  | 'unknown-stream'
+  | 'invalid-last-event-id'
+  | 'producer-lost'
+  | 'log-unavailable'
+  | 'delivery-failed';
 
 /**
  * Every `warning.code`, in one place. A warning means something was skipped or repaired;
@@ -67,6 +81,8 @@ export interface LlmRxErrorContext {
   provider?: string;
   /** Whether trying the same request again may succeed. */
   retryable?: boolean;
+  /** How long to wait before trying again, from `Retry-After` or the provider's own field. */
+  retryAfterMs?: number;
   /** 1-based line number in the input, for `malformed-event` on NDJSON. */
   line?: number;
   /** The underlying error, when one was caught. */
@@ -80,6 +96,7 @@ export class LlmRxError extends Error {
   readonly status?: number;
   readonly provider?: string;
   readonly retryable: boolean;
+  readonly retryAfterMs?: number;
   readonly line?: number;
 
   constructor(code: ErrorCode, message: string, context: LlmRxErrorContext = {}) {
@@ -88,6 +105,7 @@ export class LlmRxError extends Error {
     this.status = context.status;
     this.provider = context.provider;
     this.retryable = context.retryable ?? false;
+    this.retryAfterMs = context.retryAfterMs;
     this.line = context.line;
   }
 }

@@ -207,6 +207,8 @@ export const FailedError = z.object({
   message: z.string(),
   provider: z.string().optional(),
   status: z.number().optional(),
+  /** Wait at least this long before trying again (a `Retry-After` header or the provider's field). */
+  retryAfterMs: z.number().nonnegative().optional(),
   retryable: z.boolean(),
 });
 export type FailedError = z.infer<typeof FailedError>;

@@ -1,3 +1,4 @@
+import type { RenderedMessage } from '../render/types';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
 export interface MessageEdit {
   /** `send` starts message `message`; `edit` replaces its text. */
@@ -6,6 +7,8 @@ export interface MessageEdit {
   message: number;
   /** The whole text of that message so far (never only the new part). */
   text: string;
+  /** With `toMessageEdits({ render })`: that text rendered for the chat app (DESIGN §13). */
+  rendered?: RenderedMessage;
 }
 
 /** Settings of {@link createMessageEditPlanner}. */

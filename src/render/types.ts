@@ -1,0 +1,31 @@
+/** The chat formats `renderMarkdown` writes (DESIGN §13). */
+export type RenderFormat = 'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain';
+
+/** One Telegram Bot API `MessageEntity`; offsets and lengths in UTF-16 code units. */
+export interface TelegramEntity {
+  type:
+    | 'bold'
+    | 'italic'
+    | 'underline'
+    | 'strikethrough'
+    | 'code'
+    | 'pre'
+    | 'text_link'
+    | 'blockquote'
+    | 'spoiler';
+  offset: number;
+  length: number;
+  /** For `pre`: the code block's language, when it has one. */
+  language?: string;
+  /** For `text_link`. */
+  url?: string;
+}
+
+/** One message ready to send: its text, and the entities or parse mode that format it. */
+export interface RenderedMessage {
+  text: string;
+  /** Telegram (`format: 'telegram'`): the entities to send beside `text`. */
+  entities?: TelegramEntity[];
+  /** Telegram HTML (`format: 'telegram-html'`): `'HTML'`. */
+  parseMode?: 'HTML';
+}
