@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCliArgs } from '../../src/cli/args';
+import { parseCliArgs, usage, usageLine } from '../../src/cli/args';
 import { splitSseBlocks } from '../../src/cli/capture';
 import { runCliInProcess } from './runCliInProcess';
 
@@ -64,9 +64,13 @@ describe('llm-rx usage errors: exit 2, one line on stderr, nothing on stdout', (
       /^llm-rx: unknown channel "whatsapp" \(known: web, telegram, discord, slack, signal, msteams, sms\)\n$/,
     ],
     ['bad speed', ['replay', demoCapture, '--speed', 'fast'], /--speed must be a number/],
-    ['unknown flag', ['replay', demoCapture, '--colour'], /^llm-rx: Unknown option '--colour'/],
     ['unknown command', ['play', demoCapture], /unknown command "play"/],
     ['replay without capture', ['replay'], /replay needs a capture file/],
+    [
+      'negative speed',
+      ['replay', demoCapture, '--speed', '-1'],
+      /^llm-rx: --speed must be a number ≥ 0 \(0 = as fast as possible\), got "-1"\n$/,
+    ],
   ];
   it.each(cases)('%s', async (_name, argv, message) => {
     const run = await runCliInProcess(argv);
@@ -77,7 +81,63 @@ describe('llm-rx usage errors: exit 2, one line on stderr, nothing on stdout', (
   });
 });
 
+describe('llm-rx command-line mistakes that print the usage line after the message', () => {
+  const cases: Array<[string, string[], string]> = [
+    ['unknown flag', ['replay', demoCapture, '--colour'], 'unknown option --colour'],
+    ['unknown short flag', ['inspect', demoCapture, '-x'], 'unknown option -x'],
+    ['option without its value', ['replay', demoCapture, '--channel'], '--channel needs a value'],
+    [
+      'inspect --channel',
+      ['inspect', demoCapture, '--channel', 'sms'],
+      'inspect takes no --channel',
+    ],
+    ['inspect --speed', ['inspect', demoCapture, '--speed', '0'], 'inspect takes no --speed'],
+    ['demo --json', ['demo', '--json'], 'demo takes no --json'],
+    ['demo --provider', ['demo', '--provider', 'ollama'], 'demo takes no --provider'],
+  ];
+  it.each(cases)('%s: exit 2, the message, then the usage line', async (_name, argv, message) => {
+    const run = await runCliInProcess(argv);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`llm-rx: ${message}\n${usageLine}\n`);
+  });
+
+  it('no arguments: the whole usage on stderr, exit 2', async () => {
+    const run = await runCliInProcess([]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`llm-rx: no command given\n${usage}\n`);
+  });
+
+  it('--help and help: the usage on stdout, exit 0', async () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['replay', '--help']]) {
+      const run = await runCliInProcess(argv);
+      expect(run).toEqual({ code: 0, stdout: `${usage}\n`, stderr: '' });
+    }
+  });
+
+  it('--version prints the version of package.json, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const argv of [['--version'], ['-v']]) {
+      expect(await runCliInProcess(argv)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+});
+
 describe('llm-rx commands', () => {
+  it('replay exits 1 when the stream ends failed, and still prints every event', async () => {
+    const failing = join(root, 'fixtures/openai-chat/error-mid-stream.sse');
+    const json = await runCliInProcess(['replay', failing, '--speed', '0', '--json']);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toBe('');
+    const last = JSON.parse(json.stdout.trimEnd().split('\n').pop()!);
+    expect(last).toMatchObject({ type: 'failed', error: { retryable: expect.any(Boolean) } });
+    const human = await runCliInProcess(['replay', failing, '--speed', '0']);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/✗ failed /);
+  });
+
   it('splitSseBlocks cuts after each blank line and loses no byte', () => {
     const body = ': ping\n\nevent: a\ndata: 1\r\n\r\ndata: 2\n\ndata: tail';
     const blocks = splitSseBlocks(body);
@@ -185,6 +245,24 @@ describe('llm-rx commands', () => {
       textChars: 2,
       terminal: { type: 'completed' },
     });
+  });
+
+  it('demo without colours marks reasoning lines and wraps the web column at spaces', async () => {
+    const run = await runCliInProcess(['demo', '--speed', '0']);
+    const webCells = run.stdout
+      .split('\n')
+      .slice(2)
+      .map((line) => line.split(' │ ')[1])
+      .filter((cell): cell is string => cell !== undefined)
+      .map((cell) => cell.trimEnd());
+    const reasoning = webCells.filter((cell) => cell.startsWith('┆ '));
+    expect(reasoning.length).toBeGreaterThan(1);
+    expect(reasoning.map((cell) => cell.slice(2)).join(' ')).toMatch(
+      /^The user wants to search as they type without flooding the API\. debounceTime/,
+    );
+    // Every word of the answer is whole in some cell: no identifier is cut across two rows.
+    expect(webCells.some((cell) => cell.includes('encodeURIComponent'))).toBe(true);
+    expect(run.stdout).not.toContain('\x1b[');
   });
 
   it('demo --speed 0 prints both columns and exits 0', async () => {

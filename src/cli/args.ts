@@ -5,6 +5,13 @@ import type { ProviderName } from '../providers/detect';
 /** A mistake in how the command was called: one line for the user, exit code 2. */
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
+  /** Print the usage line after the message (a mistake in the shape of the command line). */
+  readonly showUsage: boolean;
+
+  constructor(message: string, options: { showUsage?: boolean } = {}) {
+    super(message);
+    this.showUsage = options.showUsage ?? false;
+  }
 }
 
 /** Provider names `--provider` accepts (those of `streamEvents`). */
@@ -19,6 +26,7 @@ export const providerNames: readonly ProviderName[] = [
 /** One parsed command line. */
 export type CliCommand =
   | { command: 'help' }
+  | { command: 'version' }
   | {
       command: 'replay';
       capture: string;
@@ -30,11 +38,18 @@ export type CliCommand =
   | { command: 'inspect'; capture: string; provider?: ProviderName; json: boolean }
   | { command: 'demo'; speed: number };
 
+/** The one line printed after a usage mistake, and at the top of `--help`. */
+export const usageLine = 'Usage: llm-rx replay|inspect|demo [options]  (llm-rx --help for more)';
+
 /** The text `llm-rx --help` prints. */
 export const usage = `Usage:
   llm-rx replay <capture> [--provider <id>] [--channel <name>] [--speed N|0] [--json]
   llm-rx inspect <capture> [--provider <id>] [--json]
   llm-rx demo [--speed N|0]
+  llm-rx --version | --help
+
+replay exits 1 when the stream ends \`failed\`, 0 otherwise (completed or incomplete); every
+command exits 2 after a usage mistake.
 
 A capture is a raw SSE body (.sse), Ollama NDJSON (.ndjson) or one JSON payload per line
 (.chunks.jsonl). Captures carry no timing: replay paces them at one wire message every 20 ms
@@ -42,28 +57,35 @@ A capture is a raw SSE body (.sse), Ollama NDJSON (.ndjson) or one JSON payload 
 same times). Channels: ${channelNames.join(', ')} (default web).
 Providers: ${providerNames.join(', ')} (default: detected).`;
 
-/** Reads `argv` (without node and the script); throws CliUsageError on anything it cannot use. */
+/** Which options each command takes: any other one given is a usage mistake, never ignored. */
+const optionsOf = {
+  replay: ['provider', 'channel', 'speed', 'json'],
+  inspect: ['provider', 'json'],
+  demo: ['speed'],
+} as const;
+
+/**
+ * Reads `argv` (without node and the script); throws CliUsageError on anything it cannot use.
+ * No arguments at all is a usage mistake (exit 2 after the usage); `--help` is not.
+ */
 export function parseCliArgs(argv: string[]): CliCommand {
-  let parsed: ReturnType<typeof parseArgsStrict>;
-  try {
-    parsed = parseArgsStrict(argv);
-  } catch (error) {
-    // node:util messages are one line already; keep only the first in case that changes.
-    throw new CliUsageError(String((error as Error).message).split('\n')[0]);
-  }
-  const { values, positionals } = parsed;
+  if (argv.length === 0) throw new CliUsageError('no command given', { showUsage: true });
+  const { values, positionals } = parseArgsStrict(joinDashValues(argv));
   const [command, capture, ...extra] = positionals;
-  if (values.help || command === undefined || command === 'help') return { command: 'help' };
+  if (values.help || command === 'help') return { command: 'help' };
+  if (values.version) return { command: 'version' };
+  if (command === undefined) throw new CliUsageError('no command given', { showUsage: true });
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
-  const speed = parseSpeed(values.speed);
 
   switch (command) {
     case 'demo':
+      rejectOptionsOutside(command, values);
       if (capture !== undefined)
         throw new CliUsageError(`demo takes no capture (got "${capture}")`);
-      return { command: 'demo', speed };
+      return { command: 'demo', speed: parseSpeed(values.speed) };
     case 'replay':
     case 'inspect': {
+      rejectOptionsOutside(command, values);
       if (capture === undefined) throw new CliUsageError(`${command} needs a capture file`);
       const provider = parseProvider(values.provider);
       if (command === 'inspect') return { command, capture, provider, json: values.json ?? false };
@@ -72,7 +94,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
         capture,
         provider,
         channel: parseChannel(values.channel),
-        speed,
+        speed: parseSpeed(values.speed),
         json: values.json ?? false,
       };
     }
@@ -81,19 +103,61 @@ export function parseCliArgs(argv: string[]): CliCommand {
   }
 }
 
+const cliOptions = {
+  provider: { type: 'string' },
+  channel: { type: 'string' },
+  speed: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type OptionName = keyof typeof cliOptions;
+type OptionValues = Partial<Record<OptionName, string | boolean>>;
+
 function parseArgsStrict(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      provider: { type: 'string' },
-      channel: { type: 'string' },
-      speed: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: cliOptions });
+  } catch (error) {
+    // node:util's own sentences speak of its API ("To specify a positional argument…"):
+    // say what the user typed instead.
+    const code = (error as { code?: string }).code;
+    const option = /'(-[^']*)'/.exec((error as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+      throw new CliUsageError(`unknown option ${option}`, { showUsage: true });
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+      const name = option.replace(/^-+/, '').split(/[ =]/)[0];
+      throw new CliUsageError(`--${name} needs a value`, { showUsage: true });
+    }
+    throw new CliUsageError(String((error as Error).message).split('\n')[0], { showUsage: true });
+  }
+}
+
+/** `--speed -1`: node:util reads `-1` as an option; a value option takes it as its value. */
+function joinDashValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const name = argv[index].startsWith('--') ? argv[index].slice(2) : '';
+    const next = argv[index + 1];
+    const takesValue = name in cliOptions && cliOptions[name as OptionName].type === 'string';
+    if (takesValue && next !== undefined && next.startsWith('-') && next !== '--') {
+      joined.push(`--${name}=${next}`);
+      index++;
+    } else {
+      joined.push(argv[index]);
+    }
+  }
+  return joined;
+}
+
+function rejectOptionsOutside(command: keyof typeof optionsOf, values: OptionValues): void {
+  const allowed: readonly string[] = optionsOf[command];
+  for (const name of Object.keys(values)) {
+    if (values[name as OptionName] !== undefined && !allowed.includes(name)) {
+      throw new CliUsageError(`${command} takes no --${name}`, { showUsage: true });
+    }
+  }
 }
 
 function parseSpeed(text: string | undefined): number {

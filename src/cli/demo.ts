@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { ChannelName } from '../channels/presets';
 import { isTerminal } from '../events';
 import { CliUsageError } from './args';
@@ -7,6 +5,7 @@ import { loadCapture } from './capture';
 import { describeEvent, formatTime, paint, type CliOutput, type Style } from './render';
 import { channelTimeline } from './channelTimeline';
 import { decodeCapture, playTimeline, type TimedEvent } from './decode';
+import { findPackageFile } from './packageFiles';
 
 /** The capture `llm-rx demo` replays, shipped in the package's `fixtures/demo/`. */
 export const DEMO_CAPTURE = 'fixtures/demo/openrouter-reasoning-markdown.sse';
@@ -30,7 +29,7 @@ export async function demoCommand(options: { speed: number }, output: CliOutput)
   const decoded = await decodeCapture(capture);
   const width = Math.max(30, Math.floor((output.columns - 13) / 2));
   const rows = SIDES.flatMap(({ channel }, side) =>
-    rowsOf(channelTimeline(decoded.events, channel), side as 0 | 1, width),
+    rowsOf(channelTimeline(decoded.events, channel), side as 0 | 1, width, output.color),
   ).sort((a, b) => a.atMs - b.atMs || a.side - b.side);
 
   const cell = (text: string, style: Style) => paint(output, style, text.padEnd(width));
@@ -55,11 +54,20 @@ export async function demoCommand(options: { speed: number }, output: CliOutput)
   return 0;
 }
 
-/** A channel's output as column rows: text wrapped to `width`, blocks with a header line. */
-function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number): DemoRow[] {
+/** Marks reasoning rows when colours are off (a pipe, a file): dimming is not there to see. */
+const REASONING_MARK = '┆ ';
+
+/**
+ * A channel's output as column rows: text wrapped to `width`, blocks with a header line,
+ * reasoning dimmed (with colours) or marked with {@link REASONING_MARK} (without).
+ */
+function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number, color: boolean): DemoRow[] {
   const rows: DemoRow[] = [];
   const push = (atMs: number, text: string, style: Style) => {
-    for (const piece of wrap(text, width)) rows.push({ atMs, side, text: piece, style });
+    const mark = style === 'dim' && !color ? REASONING_MARK : '';
+    for (const piece of wrap(text, width - mark.length)) {
+      rows.push({ atMs, side, text: mark + piece, style });
+    }
   };
   // Deltas are gathered into lines; a line shows when its newline arrives or it fills the column.
   let pending = { text: '', style: 'reset' as Style };
@@ -68,8 +76,9 @@ function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number): DemoRow[] {
     pending = { text: '', style: pending.style };
   };
   const showFullLines = (atMs: number) => {
-    while (pending.text.length > width) {
-      const [first, ...rest] = wrap(pending.text, width);
+    const lineWidth = pending.style === 'dim' && !color ? width - REASONING_MARK.length : width;
+    while (pending.text.length > lineWidth) {
+      const [first, ...rest] = wrap(pending.text, lineWidth);
       push(atMs, first, pending.style);
       pending.text = rest.join(' ');
     }
@@ -102,25 +111,27 @@ function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number): DemoRow[] {
   return rows;
 }
 
-/** `text` cut into pieces of at most `width` characters, at spaces where it can. */
+/**
+ * `text` cut into pieces of at most `width` characters, at the last space that fits: a word is
+ * cut only when it alone is wider than the column.
+ */
 function wrap(text: string, width: number): string[] {
   if (text.length <= width) return [text];
   const pieces: string[] = [];
   let rest = text;
   while (rest.length > width) {
     const space = rest.lastIndexOf(' ', width);
-    const cut = space > width / 2 ? space : width;
+    const cut = space > 0 ? space : width;
     pieces.push(rest.slice(0, cut));
     rest = rest.slice(cut).replace(/^ /, '');
   }
   return [...pieces, rest];
 }
 
-/** Finds fixtures/demo from src/cli (tsx) or dist (the built CLI): no import.meta, CJS-safe. */
 function findDemoCapture(): string {
-  for (let dir = __dirname, depth = 0; depth < 4; dir = dirname(dir), depth++) {
-    const candidate = join(dir, DEMO_CAPTURE);
-    if (existsSync(candidate)) return candidate;
+  const path = findPackageFile(DEMO_CAPTURE);
+  if (path === undefined) {
+    throw new CliUsageError(`the demo capture ${DEMO_CAPTURE} is missing from this install`);
   }
-  throw new CliUsageError(`the demo capture ${DEMO_CAPTURE} is missing from this install`);
+  return path;
 }

@@ -17,7 +17,7 @@ export interface ReplayOptions {
 /**
  * `llm-rx replay`: what a channel's users would receive from a capture, and when.
  * `--json` prints each event of the channel's output as one line `{"atMs":…, …event}`.
- * Exit code 0 whatever the stream's terminal: a `failed` capture replayed is a success.
+ * Exit code 1 when the stream ends `failed` (so a script can tell), else 0.
  */
 export async function replayCommand(options: ReplayOptions, output: CliOutput): Promise<number> {
   const capture = loadCapture(options.capture);
@@ -25,7 +25,7 @@ export async function replayCommand(options: ReplayOptions, output: CliOutput): 
   const timeline = channelTimeline(decoded.events, options.channel);
   if (options.json) {
     await playTimeline(timeline, options.speed, (entry) => output.write(jsonLine(entry)));
-    return 0;
+    return exitCodeOf(timeline);
   }
 
   const preset = channelPresets[options.channel];
@@ -49,7 +49,11 @@ export async function replayCommand(options: ReplayOptions, output: CliOutput): 
   await playTimeline(timeline, options.speed, renderer.show, renderer.tick);
   renderer.end();
   output.write(paint(output, 'dim', `${summarize(decoded.events, timeline, preset.reasoning)}\n`));
-  return 0;
+  return exitCodeOf(timeline);
+}
+
+function exitCodeOf(timeline: TimedEvent[]): number {
+  return timeline.some(({ event }) => event.type === 'failed') ? 1 : 0;
 }
 
 function summarize(decoded: TimedEvent[], sent: TimedEvent[], reasoning: 'keep' | 'drop'): string {

@@ -1,13 +1,16 @@
-import { CliUsageError, parseCliArgs, usage } from './args';
+import { CliUsageError, parseCliArgs, usage, usageLine } from './args';
 import { demoCommand } from './demo';
 import { inspectCommand } from './inspect';
+import { packageVersion } from './packageFiles';
 import type { CliOutput } from './render';
 import { replayCommand } from './replay';
 
 /**
  * Runs one `llm-rx` command line and resolves to its exit code: 0 done, 2 a usage mistake
- * (missing file, unknown provider or channel, bad flag), 1 an internal error. Errors are one
- * line on `errors`, never a stack trace.
+ * (no command, missing file, unknown provider, channel or option, an option the command does
+ * not take), 1 a replayed stream that ended `failed`, or an internal error. Errors are one line
+ * on `errors` (plus the usage line when the command line itself was malformed), never a stack
+ * trace.
  */
 export async function runCli(
   argv: string[],
@@ -20,6 +23,9 @@ export async function runCli(
       case 'help':
         output.write(`${usage}\n`);
         return 0;
+      case 'version':
+        output.write(`${packageVersion()}\n`);
+        return 0;
       case 'replay':
         return await replayCommand(command, output);
       case 'inspect':
@@ -31,6 +37,9 @@ export async function runCli(
     const usageMistake = error instanceof CliUsageError;
     const message = error instanceof Error ? error.message : String(error);
     errors.write(`llm-rx: ${usageMistake ? '' : 'internal error: '}${message.split('\n')[0]}\n`);
+    if (usageMistake && error.showUsage) {
+      errors.write(`${argv.length === 0 ? usage : usageLine}\n`);
+    }
     return usageMistake ? 2 : 1;
   }
 }
