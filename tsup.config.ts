@@ -1,12 +1,13 @@
 import { defineConfig } from 'tsup';
 
-// One source, two builds: ESM (`dist/index.js`) and CJS (`dist/index.cjs`), each with its types.
+// One source, two builds for a CommonJS package: ESM (`dist/index.mjs`, types `index.d.mts`) and
+// CJS (`dist/index.js`, types `index.d.ts`); the CLI is CJS only (`dist/cli.js`). No source maps:
+// they would point at src/, which the package does not ship.
 export default defineConfig([
   {
     entry: { index: 'src/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
-    sourcemap: true,
     clean: true,
     target: 'node20',
     external: ['rxjs', 'zod', 'eventsource-parser'],
@@ -14,7 +15,6 @@ export default defineConfig([
   {
     entry: { cli: 'src/cli/main.ts' },
     format: ['cjs'],
-    sourcemap: true,
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     external: ['rxjs', 'zod', 'eventsource-parser'],

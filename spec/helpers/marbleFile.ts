@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One parsed `.marble` file (format: DESIGN §9). */
+/** One parsed `.marble` file (format: marbles/README.md). */
 export interface MarbleSpec {
   path: string;
   title: string;

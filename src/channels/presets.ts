@@ -45,7 +45,7 @@ function imPreset(minChars: number, maxChars: number, limitSource: string): Chan
 // idleMs: one second without a delta means the model paused (a tool, a long think): send what
 // is held so the user is not left waiting.
 /**
- * The per-channel presets `channel(name)` composes (DESIGN §6). Plain data: read it, or spread
+ * The per-channel presets `channel(name)` composes. Plain data: read it, or spread
  * one into `channel(name, overrides)` to start from it.
  *
  * | name | minChars | maxChars | idleMs | reasoning | one message at most |

@@ -33,7 +33,7 @@ export type TurnToolCall = Omit<ToolCallEvent, 'type'>;
 /** How the turn ended: the type of its terminal event. */
 export type TurnOutcome = TerminalEvent['type'];
 
-/** A whole stream reduced to what a caller keeps of it (DESIGN §7). */
+/** A whole stream reduced to what a caller keeps of it: the outcome, the text, reasoning entries, tool calls and bookkeeping. */
 export interface Turn {
   outcome: TurnOutcome;
   /** The terminal event itself: the `failed` error or the `incomplete` reason and message. */
