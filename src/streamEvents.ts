@@ -6,7 +6,7 @@ import { durationOption, parseOptions, schedulerOption, signalOption } from './i
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
 import type { Emit, WireDecoder } from './providers/decoder';
-import { excerpt } from './providers/decoder';
+import { excerpt } from './source/excerpt';
 import {
   detectWireFormat,
   isNdjsonContentType,

@@ -1,21 +1,12 @@
-import {
-  isObservable,
-  Subscription,
-  type MonoTypeOperatorFunction,
-  type Observable,
-  type SchedulerLike,
-} from 'rxjs';
+import { Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import { isTerminal, StreamEvent, type StreamEventType, type WarningEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import { runHandler, type EventHandler } from '../internal/runHandler';
 
-/** What a handler may return: nothing (done at once), a Promise, or an Observable (done on complete). */
-export type EventHandlerResult = void | PromiseLike<unknown> | Observable<unknown>;
-
-/** A side effect run for each event: send, edit, persist. */
-export type EventHandler = (event: StreamEvent) => EventHandlerResult;
+export type { EventHandler, EventHandlerResult } from '../internal/runHandler';
 
 const eventTypes = StreamEvent.options.map((option) => option.shape.type.value) as [
   StreamEventType,
@@ -257,55 +248,4 @@ export function handleEvents(
       },
     };
   });
-}
-
-/**
- * Calls the handler and reports, once, when its work settled (`failure` set when it threw,
- * rejected or errored). The returned Subscription cancels the work: an Observable is
- * unsubscribed, a Promise's late outcome is ignored (its rejection is still caught).
- */
-function runHandler(
-  handler: EventHandler,
-  event: StreamEvent,
-  settled: (failure?: { error: unknown }) => void,
-): Subscription {
-  const cancel = new Subscription();
-  let result: EventHandlerResult;
-  try {
-    result = handler(event);
-  } catch (error) {
-    settled({ error });
-    return cancel;
-  }
-  if (isObservable(result)) {
-    cancel.add(
-      result.subscribe({
-        error: (error: unknown) => settled({ error }),
-        complete: () => settled(),
-      }),
-    );
-    return cancel;
-  }
-  if (isPromiseLike(result)) {
-    // Both callbacks are passed, so a rejection is always handled, even after cancellation.
-    result.then(
-      () => {
-        if (!cancel.closed) settled();
-      },
-      (error: unknown) => {
-        if (!cancel.closed) settled({ error });
-      },
-    );
-    return cancel;
-  }
-  settled();
-  return cancel;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
 }

@@ -2,6 +2,7 @@ import type { OperatorFunction } from 'rxjs';
 import { LlmRxError, type WarningCode } from '../errors';
 import type { StreamEvent, WarningEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
+import { excerpt } from '../source/excerpt';
 
 /** Where a decoder puts the events it decodes. */
 export type Emit = (event: StreamEvent) => void;
@@ -74,10 +75,4 @@ export function parseJsonPayload(data: string, provider: string): unknown {
       { provider },
     );
   }
-}
-
-/** At most `max` characters of `text`, with an ellipsis and the full length when cut. */
-export function excerpt(text: string, max = 80): string {
-  const oneLine = JSON.stringify(text.length > max ? text.slice(0, max) : text);
-  return text.length > max ? `${oneLine}… (${text.length} characters)` : oneLine;
 }

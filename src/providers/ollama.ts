@@ -1,6 +1,7 @@
 import type { OperatorFunction } from 'rxjs';
 import { terminalForFinish, type FinishEvent, type StreamEvent, type UsageEvent } from '../events';
-import { createWarnOnce, decoderOperator, excerpt, type Emit, type WireDecoder } from './decoder';
+import { excerpt } from '../source/excerpt';
+import { createWarnOnce, decoderOperator, type Emit, type WireDecoder } from './decoder';
 import { KNOWN_MESSAGE_FIELDS, OllamaLine, type OllamaToolCall } from './ollamaWire';
 import { toolCallEvent } from './toolCall';
 import { readWire } from './wireSchema';

@@ -1,6 +1,6 @@
 import { isRetryableHttpStatus } from '../errors';
 import { failedEvent, type FailedEvent } from '../events';
-import { excerpt } from '../providers/decoder';
+import { excerpt } from './excerpt';
 
 /**
  * Answers that are not a stream of events: a non-2xx status, or an HTML page served with 200
