@@ -83,6 +83,7 @@ export const ChunkUsage = z.looseObject({
   total_tokens: count,
   cost: count,
   prompt_cache_hit_tokens: count,
+  cached_tokens: count,
   prompt_tokens_details: z.looseObject({ cached_tokens: count }).nullish(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
 });

@@ -24,8 +24,12 @@ export function usageEventOf(usage: ChunkUsage): UsageEvent {
   if (usage.completion_tokens != null) event.outputTokens = usage.completion_tokens;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
   if (reasoning != null) event.reasoningTokens = reasoning;
-  // DeepSeek reports cache hits beside the OpenAI field; the OpenAI field wins when both exist.
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens;
+  // DeepSeek (`prompt_cache_hit_tokens`) and Moonshot (`cached_tokens`) report cache hits
+  // beside the OpenAI field; the OpenAI field wins when more than one exists.
+  const cached =
+    usage.prompt_tokens_details?.cached_tokens ??
+    usage.prompt_cache_hit_tokens ??
+    usage.cached_tokens;
   if (cached != null) event.cachedInputTokens = cached;
   if (usage.total_tokens != null) event.totalTokens = usage.total_tokens;
   if (usage.cost != null) event.cost = usage.cost;
