@@ -1,8 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { queueScheduler, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { queueScheduler, throwError, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { LlmRxError } from '../../src/errors';
 import type { StreamEvent } from '../../src/events';
+import { ensureTerminal } from '../../src/operators/ensureTerminal';
 import { retryStream } from '../../src/operators/retryStream';
+import { fromNdjson } from '../../src/source/fromNdjson';
+import { fromSse } from '../../src/source/fromSse';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, randomSplits, utf8 } from '../helpers/bytes';
 
@@ -251,6 +255,28 @@ describe('http-error: the provider message and Retry-After', () => {
     expect(event).toEqual(failedWith(503, 'Service Unavailable', 'Busy', extra));
   });
 
+  it("ensureTerminal carries an LlmRxError's status, provider and retryAfterMs onto failed", async () => {
+    const error = new LlmRxError('http-error', 'Slow down', {
+      status: 429,
+      provider: 'openai-chat',
+      retryAfterMs: 1200,
+      retryable: true,
+    });
+    expect(await collect(throwError(() => error).pipe(ensureTerminal()))).toEqual([
+      {
+        type: 'failed',
+        error: {
+          code: 'http-error',
+          message: 'Slow down',
+          status: 429,
+          provider: 'openai-chat',
+          retryAfterMs: 1200,
+          retryable: true,
+        },
+      },
+    ]);
+  });
+
   it('retryStream waits the Retry-After of a real 429 before its next attempt', async () => {
     const delays: Array<number | undefined> = [];
     // Records each wait it is asked for and runs the work at once.
@@ -289,6 +315,15 @@ describe('bad arguments', () => {
       expect(() => streamEvents(input as unknown as Response)).toThrow(
         expect.objectContaining({ code: 'invalid-options' }),
       );
+    },
+  );
+
+  it.each([undefined, null, 42, 'data: {}\n\n'])(
+    'fromSse(%p) and fromNdjson(%p) throw invalid-options at the call',
+    (input) => {
+      const invalid = expect.objectContaining({ code: 'invalid-options' });
+      expect(() => fromSse(input as unknown as Response)).toThrow(invalid);
+      expect(() => fromNdjson(input as unknown as Response)).toThrow(invalid);
     },
   );
 
