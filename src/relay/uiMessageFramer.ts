@@ -20,6 +20,9 @@ export interface UIMessageFramerOptions {
   reasoning: 'send' | 'drop';
 }
 
+// `input` and `output` are required by the protocol's schema: a value JSON drops (undefined)
+// goes out as null.
+
 /** What ends a tool input that never became a tool call. */
 export const UNFINISHED_TOOL_INPUT =
   'The stream ended before the input of this tool call was complete.';
@@ -104,7 +107,7 @@ export class UIMessageFramer {
                 type: 'tool-input-available',
                 toolCallId: event.id,
                 toolName: event.name,
-                input: event.input,
+                input: event.input ?? null,
               }
             : {
                 type: 'tool-input-error',
@@ -121,7 +124,7 @@ export class UIMessageFramer {
           type: 'tool-input-available',
           toolCallId: event.id,
           toolName: event.name,
-          input: event.args,
+          input: event.args ?? null,
         });
       case 'tool-update':
         if (!this.knownTools.has(event.id) || event.output === undefined) return;
@@ -143,7 +146,7 @@ export class UIMessageFramer {
                 toolCallId: event.id,
                 errorText: errorTextOf(event.result),
               }
-            : { type: 'tool-output-available', toolCallId: event.id, output: event.result },
+            : { type: 'tool-output-available', toolCallId: event.id, output: event.result ?? null },
         );
       case 'finish':
         this.lastFinish = event;
