@@ -126,18 +126,16 @@ const anyEvent: fc.Arbitrary<StreamEvent> = fc.oneof(
     (id) =>
       ({ type: 'tool-call', id: `t${id}`, name: 'get', input: {}, inputText: '{}' }) as StreamEvent,
   ),
-  fc
-    .record({ id: ids, isError: fc.boolean(), named: fc.boolean() })
-    .map(
-      ({ id, isError, named }) =>
-        ({
-          type: 'tool-end',
-          id: `t${id}`,
-          ...(named ? { name: 'get' } : {}),
-          result: 1,
-          isError,
-        }) as StreamEvent,
-    ),
+  fc.record({ id: ids, isError: fc.boolean(), named: fc.boolean() }).map(
+    ({ id, isError, named }) =>
+      ({
+        type: 'tool-end',
+        id: `t${id}`,
+        ...(named ? { name: 'get' } : {}),
+        result: 1,
+        isError,
+      }) as StreamEvent,
+  ),
   fc.constantFrom<StreamEvent>(
     { type: 'finish', reason: 'stop' },
     { type: 'usage', outputTokens: 2 },
