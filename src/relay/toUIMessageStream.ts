@@ -1,10 +1,10 @@
-import { map, Observable, type OperatorFunction } from 'rxjs';
+import { concat, map, of, type Observable, type OperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import type { StreamEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import { failedFromError } from './failedFromError';
-import { readableOf } from './readableOf';
+import { readableOf, readableTextOf } from './readableOf';
 import type { UIMessageChunk } from './uiMessageChunk';
 import { UIMessageFramer, type EmitChunk } from './uiMessageFramer';
 
@@ -134,24 +134,14 @@ export function toUIMessageStreamResponse(
   options: ToUIMessageStreamResponseOptions = {},
 ): Response {
   const { status = 200, headers, ...streamOptions } = options;
-  const encoder = new TextEncoder();
-  const framed = new Observable<Uint8Array>((subscriber) => {
-    const subscription = events$
-      .pipe(
-        toUIMessageChunks(streamOptions),
-        map((chunk) => encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`)),
-      )
-      .subscribe({
-        next: (bytes) => subscriber.next(bytes),
-        error: (error) => subscriber.error(error),
-        complete: () => {
-          subscriber.next(encoder.encode('data: [DONE]\n\n'));
-          subscriber.complete();
-        },
-      });
-    return subscription;
-  });
+  const framed = concat(
+    events$.pipe(
+      toUIMessageChunks(streamOptions),
+      map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
+    ),
+    of('data: [DONE]\n\n'),
+  );
   const merged = new Headers(UI_MESSAGE_STREAM_HEADERS);
   new Headers(headers).forEach((value, name) => merged.set(name, value));
-  return new Response(readableOf(framed), { status, headers: merged });
+  return new Response(readableTextOf(framed), { status, headers: merged });
 }
