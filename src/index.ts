@@ -102,3 +102,8 @@ export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdi
 export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
+
+// Rendering for chat apps (pure, no RxJS; DESIGN §13)
+export { renderMarkdown, renderFormats } from './render/renderMarkdown';
+export type { RenderMarkdownOptions } from './render/renderMarkdown';
+export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/types';
