@@ -65,12 +65,14 @@ function longestFittingPrefix(block: Block, writer: FormatWriter, limit: number)
   let low = 0;
   let high = Math.min(text.length, limit);
   while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    const end = insideSurrogatePair(text, middle) ? middle - 1 : middle;
-    if (end > low && writer.block(trimBlock(sliceBlock(block, 0, end))).length <= limit) low = end;
+    let middle = Math.ceil((low + high) / 2);
+    // Only whole code points are tried: never half an emoji.
+    if (insideSurrogatePair(text, middle)) middle = middle < high ? middle + 1 : middle - 1;
+    if (middle <= low) break;
+    if (writer.block(trimBlock(sliceBlock(block, 0, middle))).length <= limit) low = middle;
     else high = middle - 1;
   }
-  return insideSurrogatePair(text, low) ? low - 1 : low;
+  return low;
 }
 
 /**

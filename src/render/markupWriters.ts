@@ -1,7 +1,7 @@
 // Slack mrkdwn, Discord markdown and plain text: a block becomes one string; its length is what
 // the app counts.
 
-import { blockText, type Block, type Mark, type TextBlock } from './blocks';
+import { blockText, type Block, type Mark, type Run, type TextBlock } from './blocks';
 import type { FormatWriter, Fragment } from './fragment';
 import { distinctMarks, walkRuns, type MarkFilter } from './walkRuns';
 
@@ -21,9 +21,17 @@ interface MarkupSyntax {
   close(mark: Mark): string;
   text(text: string, marks: readonly Mark[], atLineStart: boolean): string;
   codeBlock(code: string, language: string): string;
+  /** Marks cannot span lines (Slack): close them before a line break, reopen after. */
+  marksEndAtLineBreaks?: boolean;
   /** A heading's line: Discord keeps `#`, the others show it bold. */
   heading(level: number, runs: TextBlock['runs']): { prefix: string; runs: TextBlock['runs'] };
 }
+
+/** A run in lines, each line break a run of its own without marks. */
+const splitAtLineBreaks = (run: Run): Run[] =>
+  run.text
+    .split(/(\n)/)
+    .map((text) => ({ text, marks: text === '\n' ? [] : run.marks }));
 
 function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): FormatWriter {
   return {
@@ -36,8 +44,9 @@ function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): Fo
         block.heading === undefined
           ? { prefix: '', runs: block.runs }
           : syntax.heading(block.heading, block.runs);
+      const lines = syntax.marksEndAtLineBreaks ? runs.flatMap(splitAtLineBreaks) : runs;
       let text = prefix;
-      walkRuns(runs, syntax.marks, {
+      walkRuns(lines, syntax.marks, {
         open(mark) {
           text += syntax.open(mark);
         },
@@ -77,8 +86,9 @@ export const slackWriter = markupWriter(
       distinctMarks(marks).filter((mark) => mark.type !== 'code' || !text.includes('`')),
     open: (mark) => (mark.type === 'link' ? `<${mark.url}|` : SLACK_MARKER[mark.type]),
     close: (mark) => (mark.type === 'link' ? '>' : SLACK_MARKER[mark.type]),
-    text: (text) => escapeSlack(text),
+    text: (text) => breakFences(escapeSlack(text)),
     codeBlock: (code) => '```\n' + breakFences(escapeSlack(code)) + '\n```',
+    marksEndAtLineBreaks: true,
     heading: boldHeading,
   },
   quoteLines,
@@ -97,7 +107,8 @@ function escapeDiscord(text: string, atLineStart: boolean): string {
 }
 
 /** Inline code between backticks; doubled (with spaces) when the code holds a backtick. */
-const discordCode = (code: string) => (code.includes('`') ? `\`\` ${code} \`\`` : `\`${code}\``);
+const discordCode = (raw: string, code = breakFences(raw)) =>
+  code.includes('`') ? `\`\` ${code} \`\`` : `\`${code}\``;
 
 /** `format: 'discord'`: markdown as Discord renders it. A bare URL stays bare (Discord links it). */
 export const discordWriter = markupWriter(
