@@ -29,9 +29,7 @@ interface MarkupSyntax {
 
 /** A run in lines, each line break a run of its own without marks. */
 const splitAtLineBreaks = (run: Run): Run[] =>
-  run.text
-    .split(/(\n)/)
-    .map((text) => ({ text, marks: text === '\n' ? [] : run.marks }));
+  run.text.split(/(\n)/).map((text) => ({ text, marks: text === '\n' ? [] : run.marks }));
 
 function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): FormatWriter {
   return {
