@@ -24,7 +24,7 @@ const decodeHtml = (text: string) =>
 export const htmlVisible = (html: string) => decodeHtml(html.replace(/<[^>]*>/g, ''));
 
 const oracle = new MarkdownIt({ linkify: true });
-oracle.linkify.set({ fuzzyEmail: false });
+oracle.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 
 /**
  * The text a reader of `markdown` sees, from markdown-it's own HTML (not from the renderer):

@@ -8,7 +8,8 @@ import { layoutTable, type TableAlign } from './layoutTable';
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 
 const parser = new MarkdownIt({ linkify: true });
-parser.linkify.set({ fuzzyEmail: false });
+// Only URLs with a scheme: a file name like `render.ts` is not a link (.ts is a TLD).
+parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 
 /** A code block's language, when its fence's info string starts with a plain language name. */
 function languageOf(info: string): string {
