@@ -7,9 +7,12 @@
 // characters and cut at a block boundary (so it is one Telegram message and no split happens).
 // A second input, 16 KB of the same, measures the splitting (4–9 messages per format).
 // Each round calls every contender CALLS times (rotating their order); 3 warm-up rounds, then
-// the median of 9. Times are CPU time (user + system) of this process, as in the other benches:
+// the median of 9, with no forced GC between them (a full GC drops optimized code and would
+// make every row pay for recompiling; each row's own garbage is collected in its time).
+// Times are CPU time (user + system) of this process, as in the other benches:
 // the machines are shared. The ratio column is this row over telegramify-markdown's, per round.
 
+import MarkdownIt from 'markdown-it';
 import telegramify from 'telegramify-markdown';
 import { renderMarkdown } from '../src/render/renderMarkdown';
 import type { RenderFormat } from '../src/render/types';
@@ -50,12 +53,16 @@ interface Contender {
 }
 
 const FORMATS: RenderFormat[] = ['telegram', 'telegram-html', 'slack', 'discord', 'plain'];
+// The parse renderMarkdown starts with (same options): the floor of every renderMarkdown row.
+const parser = new MarkdownIt({ linkify: true });
+parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 const contenders: Contender[] = [
   { name: 'telegramify-markdown (MarkdownV2)', run: (markdown) => telegramify(markdown, 'escape') },
   ...FORMATS.map((format) => ({
     name: `renderMarkdown ${format}`,
     run: (markdown: string) => renderMarkdown(markdown, format),
   })),
+  { name: 'markdown-it parse alone (floor)', run: (markdown) => parser.parse(markdown, {}) },
 ];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -65,7 +72,6 @@ function measure(markdown: string): void {
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     for (let offset = 0; offset < contenders.length; offset++) {
       const index = (round + offset) % contenders.length;
-      globalThis.gc?.();
       const started = process.cpuUsage();
       for (let call = 0; call < CALLS; call++) contenders[index].run(markdown);
       const cpu = process.cpuUsage(started);
@@ -78,7 +84,9 @@ function measure(markdown: string): void {
   console.log('|---|---:|---:|---|');
   contenders.forEach((contender, index) => {
     const ratios = perCall[index].map((us, round) => us / peer[round]);
-    const messages = index === 0 ? '1' : String((contender.run(markdown) as unknown[]).length);
+    const messages = contender.name.startsWith('renderMarkdown')
+      ? String((contender.run(markdown) as unknown[]).length)
+      : '–';
     const range = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
     console.log(
       `| ${contender.name} | ${messages} | ${median(perCall[index]).toFixed(0)} | ${median(ratios).toFixed(2)} (${range}) |`,

@@ -40,6 +40,8 @@ const ENTITY_TYPE: Record<Mark['type'], TelegramEntity['type']> = {
 /** `format: 'telegram'`: text and entities, offsets in UTF-16 code units. */
 export const telegramWriter: FormatWriter = {
   block(block) {
+    // A code block inside a quote is shown as `pre` alone: Telegram's rules on `pre` inside
+    // `blockquote` are not documented, and a rejected entity loses the whole message.
     if (block.kind === 'code') {
       const pre: TelegramEntity = { type: 'pre', offset: 0, length: block.code.length };
       if (block.language) pre.language = block.language;
