@@ -160,6 +160,12 @@ describe('renderMarkdown: small documents, exactly', () => {
   it('Slack: a mark does not span a line break (closed before it, reopened after)', () => {
     expect(texts(render('**a\nb** c', 'slack'))).toEqual(['*a*\n*b* c']);
   });
+
+  it('Slack: a marker next to a letter outside it gets a zero-width space (CJK, mid-word)', () => {
+    expect(texts(render('这是**重要**的, foo*bar* and [a](https://x.y)z', 'slack'))).toEqual([
+      '这是\u200b*重要*\u200b的, foo\u200b_bar_ and <https://x.y|a>z',
+    ]);
+  });
 });
 
 describe('renderMarkdown: splitting', () => {

@@ -21,11 +21,20 @@ interface MarkupSyntax {
   close(mark: Mark): string;
   text(text: string, marks: readonly Mark[], atLineStart: boolean): string;
   codeBlock(code: string, language: string): string;
+  /**
+   * Markers count only next to a non-word character (Slack: `a*b*c` is not bold): a
+   * zero-width space goes between a marker and a letter or digit outside it.
+   */
+  markersApartFromWords?: boolean;
   /** Marks cannot span lines (Slack): close them before a line break, reopen after. */
   marksEndAtLineBreaks?: boolean;
   /** A heading's line: Discord keeps `#`, the others show it bold. */
   heading(level: number, runs: TextBlock['runs']): { prefix: string; runs: TextBlock['runs'] };
 }
+
+const ZERO_WIDTH_SPACE = '\u200b';
+const WORD_END = /[\p{L}\p{N}]$/u;
+const WORD_START = /^[\p{L}\p{N}]/u;
 
 /** A run in lines, each line break a run of its own without marks. */
 const splitAtLineBreaks = (run: Run): Run[] =>
@@ -44,14 +53,22 @@ function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): Fo
           : syntax.heading(block.heading, block.runs);
       const lines = syntax.marksEndAtLineBreaks ? runs.flatMap(splitAtLineBreaks) : runs;
       let text = prefix;
+      let closedAt = -1;
+      const apartFromWords = syntax.markersApartFromWords === true;
       walkRuns(lines, syntax.marks, {
         open(mark) {
+          if (apartFromWords && mark.type !== 'link' && WORD_END.test(text))
+            text += ZERO_WIDTH_SPACE;
           text += syntax.open(mark);
         },
         close(mark) {
           text += syntax.close(mark);
+          if (mark.type !== 'link') closedAt = text.length;
         },
         text(part, marks) {
+          if (apartFromWords && closedAt === text.length && WORD_START.test(part)) {
+            text += ZERO_WIDTH_SPACE;
+          }
           text += syntax.text(part, marks, text === prefix || text.endsWith('\n'));
         },
       });
@@ -87,6 +104,7 @@ export const slackWriter = markupWriter(
     text: (text) => breakFences(escapeSlack(text)),
     codeBlock: (code) => '```\n' + breakFences(escapeSlack(code)) + '\n```',
     marksEndAtLineBreaks: true,
+    markersApartFromWords: true,
     heading: boldHeading,
   },
   quoteLines,
