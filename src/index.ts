@@ -129,3 +129,7 @@ export type {
   ToUIMessageStreamResponseOptions,
 } from './relay/toUIMessageStream';
 export type { UIFinishReason, UIMessageChunk } from './relay/uiMessageChunk';
+// Rendering for chat apps (pure, no RxJS; DESIGN §13)
+export { renderMarkdown, renderFormats } from './render/renderMarkdown';
+export type { RenderMarkdownOptions } from './render/renderMarkdown';
+export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/types';
