@@ -14,6 +14,8 @@ import { channel } from '../../src/channels/channel';
 import { decodeAnthropic } from '../../src/providers/anthropic';
 import { decodeOllama } from '../../src/providers/ollama';
 import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
+import { deliver } from '../../src/delivery/deliver';
+import { scheduledTransport } from './scheduledTransport';
 
 /** Builds the operator a `.marble` file names, from its `args` and the test scheduler. */
 export type MarbleOperatorFactory = (
@@ -28,6 +30,8 @@ export interface MarbleHelpers {
   cold(marbles: string): Observable<any>;
   /** Expects the subscription log of an Observable made by `cold` (`[]`: never subscribed). */
   expectSubscriptions(observable: Observable<any>, marbles: string | string[]): void;
+  /** Expects what an Observable emits (subscribed at frame 0), using the file's values. */
+  expectObservable(observable: Observable<any>, marbles: string): void;
 }
 
 /**
@@ -92,6 +96,15 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   decodeOllama: () => decodeOllama(),
   // args: { name, ...overrides }; the channel's timers run on the test scheduler.
   channel: ({ name, ...overrides }, scheduler) => channel(name, { ...overrides, scheduler }),
+  // args.transport describes a fake transport whose calls settle on the test scheduler:
+  // { latencyMs, replies: { "<call number>": { latencyMs?, fails?, retryAfterMs?, notModified?,
+  // permanent?, throws?, returns? } }, calls: "<marble of the calls as they start>" }.
+  // Every other arg is an option of deliver.
+  deliver: ({ transport: { calls, ...script } = {}, ...options }, scheduler, helpers) => {
+    const transport = scheduledTransport(script, scheduler);
+    if (calls !== undefined) helpers.expectObservable(transport.calls, calls);
+    return deliver(transport, { ...options, scheduler });
+  },
 };
 
 /** The handleEvents handler a marble's args describe (see the registry entry). */
