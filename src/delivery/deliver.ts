@@ -279,6 +279,7 @@ function kindOf(value: unknown): string {
 
 // Messages only, cut short: a transport's error never carries a whole payload into a report.
 function describe(thrown: unknown): string {
-  const text = thrown instanceof Error ? thrown.message : String(thrown);
+  const message = (thrown as { message?: unknown } | null | undefined)?.message;
+  const text = typeof message === 'string' ? message : String(thrown);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
