@@ -17,6 +17,8 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   minIntervalMs?: number;
   /** Forced answers, by request number (0-based): a 429 or a 500 before anything is done. */
   fault?: (request: number) => 'rate-limit' | 'server-error' | undefined;
+  /** Chats that exist (others get 400 "chat not found"). @defaultValue any */
+  knownChats?: string[];
   /** `retry_after` (seconds) for a forced 429. @defaultValue 0.01 */
   forcedRetryAfterSeconds?: number;
 }
@@ -94,7 +96,9 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       return error(429, `Too Many Requests: retry after ${waitMs / 1000}`, waitMs / 1000);
     }
     lastHandledAt.set(chat, now);
-    if (chat === '') return error(400, 'Bad Request: chat not found');
+    if (chat === '' || (options.knownChats && !options.knownChats.includes(chat))) {
+      return error(400, 'Bad Request: chat not found');
+    }
     if (typeof body.text !== 'string' || body.text === '') {
       return error(400, 'Bad Request: message text is empty');
     }
