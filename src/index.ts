@@ -102,3 +102,24 @@ export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdi
 export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
+
+// Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports (DESIGN §14)
+export { deliver } from './delivery/deliver';
+export type { DeliverOptions } from './delivery/deliver';
+export { DeliveryError } from './delivery/deliveryError';
+export type { DeliveryErrorContext } from './delivery/deliveryError';
+export { telegramTransport } from './delivery/telegramTransport';
+export type { TelegramTransportOptions } from './delivery/telegramTransport';
+export { slackTransport } from './delivery/slackTransport';
+export type { SlackTransportOptions } from './delivery/slackTransport';
+export type {
+  DeliveryFailedReport,
+  DeliveryReport,
+  DeliveryTransport,
+  DeliveryWarning,
+  EditedReport,
+  RetryingReport,
+  SentReport,
+  SupersededReport,
+  TransportCall,
+} from './delivery/types';

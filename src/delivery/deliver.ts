@@ -31,9 +31,10 @@ const DeliverOptions = z.object({
  * pace, without losing the final text of any message.
  *
  * ```
- * source:  -a-b-c|              a = send "A", b = edit "AB", c = edit "ABC"  (minIntervalMs 4)
- * calls:   -a---c               one call in flight, starts ≥ 4 ms apart; b waited and lost to c
- * result:  --s-x-(e|)           s = sent "A", x = superseded "AB", e = edited "ABC"
+ * source:  -abc|                a = send "A", b = edit "AB", c = edit "ABC"  (minIntervalMs 5)
+ * calls:   -a----c              one call in flight, starts ≥ 5 ms apart; b waited and lost to c
+ * result:  --sx---(e|)          s = sent "A", x = superseded "AB", e = edited "ABC"
+ *                               (marbles/deliver/pending-edits-collapse-to-newest.marble)
  * ```
  *
  * - Never two calls in flight; an edit only after its message's send resolved; call starts at
