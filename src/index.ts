@@ -103,6 +103,11 @@ export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
 
+// Rendering for chat apps (pure, no RxJS; DESIGN §13)
+export { renderMarkdown, renderFormats } from './render/renderMarkdown';
+export type { RenderMarkdownOptions } from './render/renderMarkdown';
+export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/types';
+
 // Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports (DESIGN §14)
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';

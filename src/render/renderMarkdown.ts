@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { LlmRxError } from '../errors';
+import { parseOptions } from '../internal/options';
+import { toWellFormed } from './blocks';
+import type { FormatWriter } from './fragment';
+import { layoutMessages } from './layoutMessages';
+import { discordWriter, plainWriter, slackWriter } from './markupWriters';
+import { parseBlocks } from './parseBlocks';
+import { telegramHtmlWriter, telegramWriter } from './telegramWriters';
+import type { RenderFormat, RenderedMessage } from './types';
+
+/** Options of {@link renderMarkdown}. */
+export interface RenderMarkdownOptions {
+  /**
+   * The longest message, as the app counts it: Telegram the UTF-16 length of the visible
+   * (entity-parsed) text, Slack and Discord the characters of the rendered text.
+   * @defaultValue telegram 4096, telegram-html 4096, slack 4000, discord 2000, plain none
+   */
+  maxLength?: number;
+}
+
+/** The formats, with their writer and default limit. */
+const FORMATS: Record<RenderFormat, { writer: FormatWriter; maxLength: number }> = {
+  telegram: { writer: telegramWriter, maxLength: 4096 },
+  'telegram-html': { writer: telegramHtmlWriter, maxLength: 4096 },
+  slack: { writer: slackWriter, maxLength: 4000 },
+  discord: { writer: discordWriter, maxLength: 2000 },
+  plain: { writer: plainWriter, maxLength: Infinity },
+};
+
+/** Every format `renderMarkdown` knows. */
+export const renderFormats = Object.keys(FORMATS) as RenderFormat[];
+
+/** The smallest `maxLength`: room for a fenced code line with its language and a quote. */
+export const MIN_RENDER_LENGTH = 64;
+
+const RenderMarkdownOptions = z.object({
+  maxLength: z.number().int().min(MIN_RENDER_LENGTH).optional(),
+});
+
+/**
+ * Renders markdown for a chat app, as messages that each fit the app's limit (DESIGN §13).
+ * Pure and synchronous; any string renders.
+ *
+ * - `telegram`: `text` + Bot API `entities` (no parse mode: nothing to escape or reject).
+ * - `telegram-html`: Telegram HTML (`parseMode: 'HTML'`), escaped, tags balanced per message.
+ * - `slack`: mrkdwn (`*bold*`, `_italic_`, `~strike~`, `<url|text>`, fences), `&<>` escaped.
+ * - `discord`: markdown as Discord renders it (headings keep `#`). `plain`: the visible text.
+ * - Tables become a monospace block, columns padded by display width (CJK, emoji: two columns).
+ *   Headings become a bold line. Lists get `•` or their number.
+ * - A longer text becomes several messages, split between blocks where it can; a block too long
+ *   for one message is split at a line break or space (else hard, never inside a surrogate
+ *   pair): its marks close and reopen, a code block closes and reopens with its language.
+ *
+ * @example
+ * ```ts
+ * for (const { text, entities } of renderMarkdown('**Hi** `x`', 'telegram'))
+ *   await bot.sendMessage(chatId, text, { entities });
+ * // [{ text: 'Hi x', entities: [{ type: 'bold', offset: 0, length: 2 }, { type: 'code', offset: 3, length: 1 }] }]
+ * ```
+ * @param markdown - The markdown (a block from `channel()`, or a whole answer).
+ * @param format - `'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain'`.
+ * @param options - {@link RenderMarkdownOptions}
+ * @returns The messages, in order; none for text with nothing visible.
+ * @throws LlmRxError `invalid-options` for an unknown format or a bad `maxLength`.
+ */
+export function renderMarkdown(
+  markdown: string,
+  format: RenderFormat,
+  options?: RenderMarkdownOptions,
+): RenderedMessage[] {
+  const settings = parseOptions('renderMarkdown', RenderMarkdownOptions, options);
+  const chosen = Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
+  if (!chosen) {
+    throw new LlmRxError(
+      'invalid-options',
+      `renderMarkdown: unknown format ${JSON.stringify(format)}; use one of ${renderFormats.join(', ')}`,
+    );
+  }
+  if (typeof markdown !== 'string') {
+    throw new LlmRxError(
+      'invalid-options',
+      `renderMarkdown: markdown must be a string, got ${typeof markdown}`,
+    );
+  }
+  const blocks = parseBlocks(toWellFormed(markdown));
+  return layoutMessages(blocks, chosen.writer, settings.maxLength ?? chosen.maxLength);
+}
