@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
+import { lastValueFrom, map, pipe, tap, toArray, type OperatorFunction } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
@@ -8,10 +8,12 @@ import { deliver } from '../../src/delivery/deliver';
 import { slackTransport } from '../../src/delivery/slackTransport';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
 import type { DeliveryReport } from '../../src/delivery/types';
+import { renderMarkdown } from '../../src/render/renderMarkdown';
+import type { RenderFormat } from '../../src/render/types';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus } from '../helpers/corpus';
 import { expectDeliveredAsPlanned, seededRandom } from '../helpers/deliveryChecks';
-import { startFakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi, type FakeTelegramMessage } from '../helpers/fakeBotApi';
 import { startFakeSlackApi } from '../helpers/fakeSlackApi';
 
 const token = '4242:PIPELINE-SECRET';
@@ -26,6 +28,25 @@ interface PipelineSettings {
   minChars?: number;
   maxChars?: number;
   maxMessageChars: number;
+  /** Render each edit for the app (its text fits one rendered message at these sizes). */
+  render?: RenderFormat;
+}
+
+/** toMessageEdits, then each edit's text rendered for the app as one message. */
+function planEdits({
+  maxMessageChars,
+  render,
+}: PipelineSettings): OperatorFunction<any, MessageEdit> {
+  const edits = toMessageEdits({ maxMessageChars });
+  if (!render) return edits;
+  return pipe(
+    edits,
+    map((edit) => {
+      const rendered = renderMarkdown(edit.text, render);
+      expect(rendered.length).toBe(1);
+      return { ...edit, rendered: rendered[0] };
+    }),
+  );
 }
 
 /** Faults for one run: every request with random latency, some forced 429s and 500s. */
@@ -47,7 +68,7 @@ async function runPipeline(
   sink: OperatorFunction<MessageEdit, DeliveryReport>,
 ) {
   const planned: MessageEdit[] = [];
-  const { maxMessageChars: _, ...overrides } = settings;
+  const { maxMessageChars: _, render: __, ...overrides } = settings;
   const reports = await lastValueFrom(
     streamEvents(new Response(sse)).pipe(
       channel(name, overrides),
@@ -68,12 +89,13 @@ async function deliverToTelegram(sse: string, settings: PipelineSettings, seed: 
       chatId: 7,
       apiBase: api.apiBase,
       minIntervalMs: 5,
+      format: settings.render === 'telegram-html' ? 'telegram-html' : 'telegram',
     });
     const run = await runPipeline(
       sse,
       'telegram',
       settings,
-      toMessageEdits({ maxMessageChars: settings.maxMessageChars }),
+      planEdits(settings),
       deliver(transport, { backoffMs: 2 }),
     );
     return { ...run, held: api.chats.get('7') ?? [], counts: api.counts };
@@ -100,7 +122,7 @@ async function deliverToSlack(sse: string, settings: PipelineSettings, seed: num
       sse,
       'slack',
       settings,
-      toMessageEdits({ maxMessageChars: settings.maxMessageChars }),
+      planEdits(settings),
       deliver(transport, { backoffMs: 2 }),
     );
     return { ...run, held: api.channels.get('C1') ?? [], counts: api.counts };
@@ -109,8 +131,18 @@ async function deliverToSlack(sse: string, settings: PipelineSettings, seed: num
   }
 }
 
+/** The server's messages carry the planned final formatting: the same entities, or HTML. */
+function expectPlannedFormatting(held: FakeTelegramMessage[], planned: MessageEdit[]) {
+  const finals = new Map(planned.map((edit) => [edit.message, edit.rendered!]));
+  expect(held.map((message) => [message.entities ?? [], message.parseMode])).toEqual(
+    [...finals.values()].map((rendered) => [rendered.entities ?? [], rendered.parseMode]),
+  );
+  expect(held.some((message) => message.entities?.length || message.parseMode)).toBe(true);
+}
+
 function expectCleanReports(reports: DeliveryReport[]) {
   expect(reports.filter((report) => report.type === 'delivery-failed')).toEqual([]);
+  expect(reports.filter((report) => 'warnings' in report)).toEqual([]);
   expect(JSON.stringify(reports)).not.toContain('SECRET');
 }
 
@@ -126,6 +158,33 @@ describe('streamEvents → channel → toMessageEdits → deliver, against fake 
       expectCleanReports(reports);
     },
   );
+
+  it.each(['telegram', 'telegram-html'] as const)(
+    'Telegram holds exactly the planned %s renderings, none rejected (repo fixture)',
+    async (render) => {
+      const { planned, reports, held, counts } = await deliverToTelegram(
+        demoSse,
+        { ...small, render },
+        4,
+      );
+      const finals = expectDeliveredAsPlanned(held, planned);
+      expect(finals.length).toBeGreaterThanOrEqual(3);
+      expectPlannedFormatting(held, planned);
+      expect(counts.badEntities).toBe(0);
+      expectCleanReports(reports);
+    },
+  );
+
+  it('Slack holds exactly the planned mrkdwn renderings (repo fixture)', async () => {
+    const { planned, reports, held } = await deliverToSlack(
+      demoSse,
+      { ...small, render: 'slack' },
+      5,
+    );
+    expect(expectDeliveredAsPlanned(held, planned).length).toBeGreaterThanOrEqual(3);
+    expect(held.map((message) => message.text).join('')).not.toContain('**');
+    expectCleanReports(reports);
+  });
 
   it.each([1, 2])(
     'Slack holds exactly the planned messages (repo fixture, seed %i)',
@@ -153,10 +212,24 @@ describeCorpus(
       expect(finals.length).toBeGreaterThanOrEqual(3);
       expectCleanReports(reports);
     });
-    it(`Slack holds ${longest.name} over several 4000-character messages`, async () => {
+    it.each(['telegram', 'telegram-html'] as const)(
+      `Telegram holds ${longest.name} rendered as %s, none rejected`,
+      async (render) => {
+        const { planned, reports, held, counts } = await deliverToTelegram(
+          longest.sse,
+          { maxMessageChars: 3500, render },
+          9,
+        );
+        expect(expectDeliveredAsPlanned(held, planned).length).toBeGreaterThanOrEqual(3);
+        expectPlannedFormatting(held, planned);
+        expect(counts.badEntities).toBe(0);
+        expectCleanReports(reports);
+      },
+    );
+    it(`Slack holds ${longest.name} rendered as mrkdwn over several messages`, async () => {
       const { planned, reports, held } = await deliverToSlack(
         longest.sse,
-        { maxMessageChars: 4000 },
+        { maxMessageChars: 3500, render: 'slack' },
         8,
       );
       expect(expectDeliveredAsPlanned(held, planned).length).toBeGreaterThanOrEqual(3);
