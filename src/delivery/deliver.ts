@@ -4,6 +4,15 @@ import type { MessageEdit } from '../channels/messageEditPlanner';
 import { LlmRxError } from '../errors';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import {
+  decideAfterFailure,
+  deliveredReport,
+  describeFailure,
+  failedReport,
+  isPromiseLike,
+  kindOf,
+  retryingReport,
+} from './callOutcome';
 import { createDeliveryQueue, type QueuedCall } from './deliveryQueue';
 import type { DeliveryReport, DeliveryTransport, DeliveryWarning } from './types';
 
@@ -82,7 +91,7 @@ export function deliver<Ref>(
     );
   }
   const settings = parseOptions('deliver', DeliverOptions, options);
-  const { maxAttempts, backoffMs, scheduler } = settings;
+  const { scheduler } = settings;
   const minIntervalMs = settings.minIntervalMs ?? transport.minIntervalMs ?? 0;
 
   return createOperator<MessageEdit, DeliveryReport>(({ subscriber }) => {
@@ -136,7 +145,7 @@ export function deliver<Ref>(
         return settle(() =>
           fail(
             call,
-            `transport.${call.op} threw instead of returning a Promise (${describe(thrown)})`,
+            `transport.${call.op} threw instead of returning a Promise (${describeFailure(thrown)})`,
           ),
         );
       }
@@ -168,69 +177,29 @@ export function deliver<Ref>(
       pump();
     };
 
-    const succeed = (call: QueuedCall, ref: unknown, warnings: DeliveryWarning[]) => {
-      queue.delivered(call, ref);
-      const { message, text } = call.edit;
-      const base = { message, text, attempts: call.attempt };
-      const withWarnings = warnings.length > 0 ? { warnings } : {};
-      if (call.op === 'send') subscriber.next({ type: 'sent', ...base, ...withWarnings });
-      else subscriber.next({ type: 'edited', ...base, ...withWarnings });
+    const onFailure = (call: QueuedCall, thrown: unknown, warnings: DeliveryWarning[]) => {
+      const decision = decideAfterFailure(thrown, call, queue.failuresOf(call), settings);
+      if (decision.kind === 'not-modified') return succeed(call, undefined, warnings, true);
+      if (decision.kind === 'give-up') return fail(call, describeFailure(thrown), decision.status);
+      pausedUntil = scheduler.now() + decision.delayMs;
+      const superseded = queue.retry(call, decision.counted);
+      subscriber.next(retryingReport(call, decision, thrown));
+      if (superseded) supersede(superseded);
     };
 
-    const onFailure = (call: QueuedCall, thrown: unknown, warnings: DeliveryWarning[]) => {
-      const { retryAfterMs, notModified, permanent, status } = (thrown ?? {}) as Record<
-        string,
-        unknown
-      >;
-      if (notModified === true && call.op === 'edit') {
-        queue.delivered(call);
-        const { message, text } = call.edit;
-        const withWarnings = warnings.length > 0 ? { warnings } : {};
-        subscriber.next({
-          type: 'edited',
-          message,
-          text,
-          attempts: call.attempt,
-          notModified: true,
-          ...withWarnings,
-        });
-        return;
-      }
-      const waitsRetryAfter = isDuration(retryAfterMs);
-      const failures = queue.failuresAfter(call, !waitsRetryAfter);
-      if (permanent === true || failures >= maxAttempts) {
-        return fail(call, describe(thrown), typeof status === 'number' ? status : undefined);
-      }
-      const delayMs = waitsRetryAfter ? retryAfterMs : backoffMs * 2 ** (failures - 1);
-      pausedUntil = scheduler.now() + delayMs;
-      const { superseded } = queue.retry(call, !waitsRetryAfter);
-      subscriber.next({
-        type: 'retrying',
-        message: call.message,
-        op: call.op,
-        attempt: call.attempt,
-        delayMs,
-        reason: waitsRetryAfter ? 'retry-after' : 'backoff',
-        error: { message: describe(thrown) },
-      });
-      if (superseded) supersede(superseded);
+    const succeed = (
+      call: QueuedCall,
+      ref: unknown,
+      warnings: DeliveryWarning[],
+      notModified = false,
+    ) => {
+      queue.delivered(call, ref);
+      subscriber.next(deliveredReport(call, warnings, notModified));
     };
 
     const fail = (call: QueuedCall, why: string, status?: number) => {
       queue.giveUp(call);
-      const attempts = `${call.attempt} attempt${call.attempt === 1 ? '' : 's'}`;
-      subscriber.next({
-        type: 'delivery-failed',
-        message: call.message,
-        op: call.op,
-        text: call.edit.text,
-        attempts: call.attempt,
-        error: {
-          code: 'delivery-failed',
-          message: `deliver: the ${call.op} of message ${call.message} failed after ${attempts}: ${why}`,
-          ...(status === undefined ? {} : { status }),
-        },
-      });
+      subscriber.next(failedReport(call, why, status));
     };
 
     const supersede = (edit: MessageEdit) =>
@@ -259,28 +228,4 @@ export function deliver<Ref>(
       },
     };
   });
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
-}
-
-function isDuration(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-// Messages only, cut short: a transport's error never carries a whole payload into a report.
-function describe(thrown: unknown): string {
-  const message = (thrown as { message?: unknown } | null | undefined)?.message;
-  const text = typeof message === 'string' ? message : String(thrown);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

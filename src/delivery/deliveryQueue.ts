@@ -91,19 +91,19 @@ export function createDeliveryQueue() {
       state.failures = 0;
     },
 
-    /**
-     * The call failed and will be tried again; `counted` failures count against maxAttempts.
-     * Returns how many counted failures there were, and the text superseded by a newer one.
-     */
-    retry(call: QueuedCall, counted: boolean) {
-      const state = messages.get(call.message)!;
-      if (counted) state.failures++;
-      return { failures: state.failures, superseded: requeue(state, call.edit) };
+    /** Counted failures of the call's message so far (its current text). */
+    failuresOf(call: QueuedCall): number {
+      return messages.get(call.message)!.failures;
     },
 
-    /** Counted failures so far for the call's message, this one included when `counted`. */
-    failuresAfter(call: QueuedCall, counted: boolean): number {
-      return messages.get(call.message)!.failures + (counted ? 1 : 0);
+    /**
+     * The call failed and will be tried again (`counted`: against maxAttempts). Its text waits
+     * again, unless a newer one already does: then the call's text is returned, superseded.
+     */
+    retry(call: QueuedCall, counted: boolean): MessageEdit | undefined {
+      const state = messages.get(call.message)!;
+      if (counted) state.failures++;
+      return requeue(state, call.edit);
     },
 
     /** The call failed for good; a failed send drops the message's later texts. */
