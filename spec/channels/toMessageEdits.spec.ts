@@ -5,6 +5,10 @@ import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { LlmRxError } from '../../src/errors';
 import type { StreamEvent } from '../../src/events';
+import { renderMarkdown } from '../../src/render/renderMarkdown';
+import type { RenderFormat } from '../../src/render/types';
+import { markdownBlock } from '../render/renderArbitrary';
+import { renderingProblems } from '../render/renderChecks';
 
 const block = (text: string, seq = 0): StreamEvent => ({
   type: 'block',
@@ -168,6 +172,139 @@ describe('toMessageEdits', () => {
     expect(() => toMessageEdits({ maxMessageChars: 0 })).toThrow(/maxMessageChars/);
     expect(() => toMessageEdits({ maxMessageChars: 2, separator: '\n\n' })).toThrow(
       /separator must be shorter/,
+    );
+  });
+});
+
+describe('toMessageEdits({ render })', () => {
+  const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+  const plan = (blocks: string[], maxMessageChars: number, render: RenderFormat) => {
+    const planner = createMessageEditPlanner({ maxMessageChars, separator: '\n\n', render });
+    return blocks.flatMap((text) => planner.push(text));
+  };
+
+  it('each edit carries its text rendered for the app', () => {
+    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold<StreamEvent>('-a-b-(t|)', {
+        a: block('**Hi**', 0),
+        b: block('a `b`', 1),
+        t: { type: 'completed', finishReason: 'stop' },
+      });
+      const edits = source.pipe(toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }));
+      expectObservable(edits).toBe('-s-e-|', {
+        s: {
+          op: 'send',
+          message: 0,
+          text: '**Hi**',
+          rendered: { text: 'Hi', entities: [{ type: 'bold', offset: 0, length: 2 }] },
+        },
+        e: {
+          op: 'edit',
+          message: 0,
+          text: '**Hi**\n\na `b`',
+          rendered: {
+            text: 'Hi\n\na b',
+            entities: [
+              { type: 'bold', offset: 0, length: 2 },
+              { type: 'code', offset: 6, length: 1 },
+            ],
+          },
+        },
+      });
+      expectSubscriptions(source.subscriptions).toBe('^----!');
+    });
+  });
+
+  it('the limit counts the rendered length, not the markdown', () => {
+    const first = 'x'.repeat(40);
+    const second = `**${'y'.repeat(20)}**`; // 24 characters of markdown, 20 shown in Telegram
+    // 40 + 2 + 20 = 62 rendered: one message of 64 in Telegram (the markdown would be 66).
+    expect(plan([first, second], 64, 'telegram').map(({ op, message }) => [op, message])).toEqual([
+      ['send', 0],
+      ['edit', 0],
+    ]);
+    expect(planAll([first, second], 64).map(({ op, message }) => [op, message])).toEqual([
+      ['send', 0],
+      ['send', 1],
+    ]);
+    // Slack shows `*yyy*`: 40 + 2 + 22 = 64 still fits; Discord's `**yyy**` is 66: a new message.
+    expect(plan([first, second], 64, 'slack').map(({ op }) => op)).toEqual(['send', 'edit']);
+    expect(plan([first, second], 64, 'discord').map(({ op }) => op)).toEqual(['send', 'send']);
+  });
+
+  it('a block too long for one message goes out in the pieces renderMarkdown cuts', () => {
+    const words = Array.from({ length: 24 }, (_, index) => `w${index}`).join(' ');
+    expect(plan(['Intro.', `**${words}**`, 'Next.'], 64, 'telegram-html')).toEqual([
+      { op: 'send', message: 0, text: 'Intro.', rendered: { text: 'Intro.', parseMode: 'HTML' } },
+      {
+        op: 'send',
+        message: 1,
+        text: 'w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16 w17',
+        rendered: {
+          text: '<b>w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16 w17</b>',
+          parseMode: 'HTML',
+        },
+      },
+      {
+        op: 'send',
+        message: 2,
+        text: 'w18 w19 w20 w21 w22 w23',
+        rendered: { text: '<b>w18 w19 w20 w21 w22 w23</b>', parseMode: 'HTML' },
+      },
+      // A piece is never edited: the next block starts a message of its own.
+      { op: 'send', message: 3, text: 'Next.', rendered: { text: 'Next.', parseMode: 'HTML' } },
+    ]);
+  });
+
+  it('a block with nothing visible changes nothing', () => {
+    expect(plan(['  \n', 'a'], 100, 'plain')).toEqual([
+      { op: 'send', message: 0, text: 'a', rendered: { text: 'a' } },
+    ]);
+  });
+
+  it('every edit within the limit after rendering, each rendering valid, texts only grow (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(markdownBlock, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom<RenderFormat>('telegram', 'telegram-html', 'slack', 'discord', 'plain'),
+        fc.integer({ min: 64, max: 500 }),
+        (blocks, format, maxMessageChars) => {
+          const edits = plan(blocks, maxMessageChars, format);
+          const lastText = new Map<number, string>();
+          for (const edit of edits) {
+            const problems = renderingProblems(
+              edit.text,
+              format,
+              [edit.rendered!],
+              maxMessageChars,
+            );
+            if (edit.op === 'edit') {
+              // An edit's text is the message's markdown: every property, and the same rendering.
+              expect(problems).toEqual([]);
+              expect(edit.rendered).toEqual(
+                renderMarkdown(edit.text, format, { maxLength: maxMessageChars })[0],
+              );
+              expect(edit.text.startsWith(lastText.get(edit.message)!)).toBe(true);
+            } else {
+              // A send may be a piece of a long block (its text then the visible text): its form.
+              expect(
+                problems.filter((problem) => !/visible text|code (block|part)/.test(problem)),
+              ).toEqual([]);
+            }
+            lastText.set(edit.message, edit.text);
+          }
+        },
+      ),
+      { numRuns: 200, seed: 15 },
+    );
+  });
+
+  it('rejects an unknown format, and a limit too small to render into', () => {
+    expect(() => toMessageEdits({ maxMessageChars: 4096, render: 'sms' as RenderFormat })).toThrow(
+      /render/,
+    );
+    expect(() => toMessageEdits({ maxMessageChars: 40, render: 'telegram' })).toThrow(
+      /with render, maxMessageChars must be at least 64/,
     );
   });
 });

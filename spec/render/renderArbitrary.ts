@@ -136,7 +136,8 @@ const table = fc
     [header, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n'),
   );
 
-const block = fc.oneof(
+/** One markdown block (as `channel()` would cut): a paragraph, heading, list, quote, fence, table or rule. */
+export const markdownBlock = fc.oneof(
   { weight: 5, arbitrary: paragraph },
   { weight: 1, arbitrary: heading },
   { weight: 2, arbitrary: list },
@@ -148,5 +149,5 @@ const block = fc.oneof(
 
 /** A markdown document; one in four ends inside a fence that is never closed. */
 export const renderMarkdownArbitrary = fc
-  .tuple(fc.array(block, { minLength: 1, maxLength: 12 }), fc.option(fence, { freq: 3 }))
+  .tuple(fc.array(markdownBlock, { minLength: 1, maxLength: 12 }), fc.option(fence, { freq: 3 }))
   .map(([blocks, unclosed]) => blocks.join('\n\n') + (unclosed ? '\n\n' + unclosed.open : ''));

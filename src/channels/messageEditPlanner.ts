@@ -1,4 +1,5 @@
-import type { RenderedMessage } from '../render/types';
+import { renderMessages } from '../render/renderMarkdown';
+import type { RenderFormat, RenderedMessage } from '../render/types';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
 export interface MessageEdit {
   /** `send` starts message `message`; `edit` replaces its text. */
@@ -17,6 +18,8 @@ export interface MessageEditPlannerOptions {
   maxMessageChars: number;
   /** Put between two blocks in one message. */
   separator: string;
+  /** Render each message for a chat app (DESIGN §13); the limit then counts rendered length. */
+  render?: RenderFormat;
 }
 
 /**
@@ -29,11 +32,15 @@ export interface MessageEditPlannerOptions {
  *   within the limit when there is one (the whitespace is dropped), else hard at the limit
  *   (never inside a surrogate pair); each piece is its own `send`.
  * - An empty block changes nothing.
+ *
+ * With `render`, see {@link createRenderedEditPlanner}.
  */
 export function createMessageEditPlanner({
   maxMessageChars,
   separator,
-}: MessageEditPlannerOptions) {
+  render,
+}: MessageEditPlannerOptions): { push(blockText: string): MessageEdit[] } {
+  if (render) return createRenderedEditPlanner({ maxMessageChars, separator, render });
   let message = -1;
   let text = '';
 
@@ -51,6 +58,55 @@ export function createMessageEditPlanner({
         return [{ op: 'edit', message, text }];
       }
       return splitToFit(blockText, maxMessageChars).map(send);
+    },
+  };
+}
+
+/**
+ * The planner with rendering: every edit carries `rendered` (the message's markdown, `text`,
+ * rendered for `render`), and a block fits when the rendered message stays within
+ * `maxMessageChars` as `renderMarkdown` counts it.
+ *
+ * - A block whose rendering alone needs several messages is sent as `renderMarkdown` splits
+ *   it: one `send` per piece, whose `text` is that piece's visible text. The next block starts
+ *   a new message (a piece is never edited).
+ * - A block with nothing visible changes nothing.
+ */
+export function createRenderedEditPlanner({
+  maxMessageChars,
+  separator,
+  render,
+}: MessageEditPlannerOptions & { render: RenderFormat }) {
+  let message = -1;
+  // The markdown of the current message; undefined when it is a piece of a split block.
+  let text: string | undefined;
+  const renderText = (markdown: string) =>
+    renderMessages(markdown, render, { maxLength: maxMessageChars });
+
+  return {
+    push(blockText: string): MessageEdit[] {
+      if (blockText === '') return [];
+      if (text !== undefined) {
+        const joined = text + separator + blockText;
+        const messages = renderText(joined);
+        if (messages.length === 1) {
+          text = joined;
+          return [{ op: 'edit', message, text, rendered: messages[0].rendered }];
+        }
+      }
+      const messages = renderText(blockText);
+      if (messages.length === 0) return [];
+      if (messages.length === 1) {
+        text = blockText;
+        return [{ op: 'send', message: ++message, text, rendered: messages[0].rendered }];
+      }
+      text = undefined;
+      return messages.map(({ rendered, plain }) => ({
+        op: 'send',
+        message: ++message,
+        text: plain,
+        rendered,
+      }));
     },
   };
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { StreamEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
+import { MIN_RENDER_LENGTH, renderFormats } from '../render/renderMarkdown';
+import type { RenderFormat } from '../render/types';
 import { createMessageEditPlanner, type MessageEdit } from './messageEditPlanner';
 
 /** Options of {@link toMessageEdits}. */
@@ -11,16 +13,26 @@ export interface ToMessageEditsOptions {
   maxMessageChars: number;
   /** Put between two blocks in one message. @defaultValue `'\n\n'` */
   separator?: string;
+  /**
+   * Render each message for this chat app (`renderMarkdown`, DESIGN §13): every edit then
+   * carries `rendered`, and `maxMessageChars` counts the rendered length as the app does.
+   */
+  render?: RenderFormat;
 }
 
 const ToMessageEditsOptions = z
   .object({
     maxMessageChars: z.number().int().positive(),
     separator: z.string().default('\n\n'),
+    render: z.enum(renderFormats as [RenderFormat, ...RenderFormat[]]).optional(),
   })
   .refine((options) => options.separator.length < options.maxMessageChars, {
     message: 'separator must be shorter than maxMessageChars',
     path: ['separator'],
+  })
+  .refine((options) => !options.render || options.maxMessageChars >= MIN_RENDER_LENGTH, {
+    message: `with render, maxMessageChars must be at least ${MIN_RENDER_LENGTH}`,
+    path: ['maxMessageChars'],
   });
 
 /**
@@ -41,6 +53,10 @@ const ToMessageEditsOptions = z
  *   the terminal) is dropped: this is the sink-side mapping, its output is the edit, not an
  *   event. Subscribe to the events themselves (`share()`) for the terminal or a typing
  *   indicator. A `silent` reply has no blocks, so it yields no edit at all.
+ * - With `render: 'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain'`, each edit also
+ *   carries `rendered` (its text as `renderMarkdown` renders it), and a block fits when the
+ *   rendered message stays within `maxMessageChars`; a block too long for one message is sent
+ *   in the pieces `renderMarkdown` cuts (each `text` then that piece's visible text).
  * - Completes when the source completes; errors pass on.
  *
  * @example
@@ -50,6 +66,16 @@ const ToMessageEditsOptions = z
  *   .subscribe(async ({ op, message, text }) => {
  *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text)).message_id;
  *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message] });
+ *   });
+ * ```
+ *
+ * With rendering (Telegram entities, nothing for Telegram to reject):
+ * ```ts
+ * channel$.pipe(toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }))
+ *   .subscribe(async ({ op, message, rendered }) => {
+ *     const { text, entities } = rendered!;
+ *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text, { entities })).message_id;
+ *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message], entities });
  *   });
  * ```
  * @param options - {@link ToMessageEditsOptions}

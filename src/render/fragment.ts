@@ -8,6 +8,8 @@ export interface Fragment {
   length: number;
   /** Telegram entities, offsets within `text` (empty for other formats). */
   entities: TelegramEntity[];
+  /** The visible text, as `format: 'plain'` shows it (set by the layout, not by writers). */
+  plain?: string;
 }
 
 /** How one format renders a block, and turns a message's fragment into a RenderedMessage. */
@@ -22,6 +24,7 @@ export function joinFragments(first: Fragment, gap: string, second: Fragment): F
   return {
     text: first.text + gap + second.text,
     length: first.length + gap.length + second.length,
+    plain: (first.plain ?? '') + gap + (second.plain ?? ''),
     entities: [
       ...first.entities,
       ...second.entities.map((entity) => ({ ...entity, offset: entity.offset + shift })),

@@ -6,16 +6,28 @@ import { blockText, insideSurrogatePair, sliceBlock, withoutMarks, type Block } 
 import { joinFragments, type FormatWriter, type Fragment } from './fragment';
 import type { RenderedMessage } from './types';
 
+/** One message: as the app gets it, and its visible text (what `plain` would show). */
+export interface LaidOutMessage {
+  rendered: RenderedMessage;
+  plain: string;
+}
+
+/** `block` rendered, with its visible text. */
+const renderBlock = (writer: FormatWriter, block: Block): Fragment => ({
+  ...writer.block(block),
+  plain: blockText(block),
+});
+
 /** The blocks as messages of at most `limit` (as the writer counts it). */
 export function layoutMessages(
   blocks: readonly Block[],
   writer: FormatWriter,
   limit: number,
-): RenderedMessage[] {
+): LaidOutMessage[] {
   const messages: Fragment[] = [];
   let current: Fragment | undefined;
   for (const block of blocks) {
-    const rendered = writer.block(block);
+    const rendered = renderBlock(writer, block);
     if (current && current.length + block.gap.length + rendered.length <= limit) {
       current = joinFragments(current, block.gap, rendered);
       continue;
@@ -26,7 +38,10 @@ export function layoutMessages(
     messages.push(...pieces);
   }
   if (current) messages.push(current);
-  return messages.map(writer.message);
+  return messages.map((fragment) => ({
+    rendered: writer.message(fragment),
+    plain: fragment.plain ?? '',
+  }));
 }
 
 /** `block` in pieces that each render within `limit`. */
@@ -34,7 +49,7 @@ function splitBlock(block: Block, writer: FormatWriter, limit: number): Fragment
   const pieces: Fragment[] = [];
   let rest: Block | undefined = block;
   while (rest) {
-    const rendered = writer.block(rest);
+    const rendered = renderBlock(writer, rest);
     if (rendered.length <= limit) {
       pieces.push(rendered);
       break;
@@ -47,7 +62,7 @@ function splitBlock(block: Block, writer: FormatWriter, limit: number): Fragment
       if (fit === 0) throw new Error(`renderMarkdown: limit ${limit} leaves no room for text`);
     }
     const { end, next } = cutAt(rest, fit);
-    pieces.push(writer.block(trimBlock(sliceBlock(rest, 0, end))));
+    pieces.push(renderBlock(writer, trimBlock(sliceBlock(rest, 0, end))));
     const text = blockText(rest);
     rest =
       next < text.length

@@ -3,7 +3,7 @@ import { LlmRxError } from '../errors';
 import { parseOptions } from '../internal/options';
 import { toWellFormed } from './blocks';
 import type { FormatWriter } from './fragment';
-import { layoutMessages } from './layoutMessages';
+import { layoutMessages, type LaidOutMessage } from './layoutMessages';
 import { discordWriter, plainWriter, slackWriter } from './markupWriters';
 import { parseBlocks } from './parseBlocks';
 import { telegramHtmlWriter, telegramWriter } from './telegramWriters';
@@ -69,6 +69,18 @@ export function renderMarkdown(
   format: RenderFormat,
   options?: RenderMarkdownOptions,
 ): RenderedMessage[] {
+  return renderMessages(markdown, format, options).map((message) => message.rendered);
+}
+
+/**
+ * {@link renderMarkdown}, with each message's visible text beside it (for `toMessageEdits`,
+ * whose edits carry the text as well as the rendering). Same validation.
+ */
+export function renderMessages(
+  markdown: string,
+  format: RenderFormat,
+  options?: RenderMarkdownOptions,
+): LaidOutMessage[] {
   const settings = parseOptions('renderMarkdown', RenderMarkdownOptions, options);
   const chosen = Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined;
   if (!chosen) {
