@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { concatMap, from, lastValueFrom, map, timer, toArray } from 'rxjs';
-import { createMessageEditPlanner, type MessageEdit } from '../../src/channels/messageEditPlanner';
+import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
-import { expectDeliveredAsPlanned } from '../helpers/deliveryChecks';
+import { expectDeliveredAsPlanned, expectPlannedFormatting } from '../helpers/deliveryChecks';
 import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';
 
 const token = '99:PROPERTY-SECRET';
@@ -30,7 +31,14 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const word = fc.stringMatching(/^[a-z]{1,7}$/);
+const plainWord = fc.stringMatching(/^[a-z]{1,7}$/);
+// Some markup, so rendered edits carry entities or HTML tags.
+const word = fc.oneof(
+  { weight: 4, arbitrary: plainWord },
+  plainWord.map((w) => `**${w}**`),
+  plainWord.map((w) => `\`${w}\``),
+  plainWord.map((w) => `_${w}_`),
+);
 const block = fc.array(word, { minLength: 1, maxLength: 6 }).map((words) => words.join(' '));
 
 describe('deliver property: random latencies and injected failures', () => {
@@ -38,7 +46,8 @@ describe('deliver property: random latencies and injected failures', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(block, { minLength: 1, maxLength: 8 }),
-        fc.integer({ min: 20, max: 60 }),
+        fc.integer({ min: 64, max: 120 }),
+        fc.constantFrom(undefined, 'telegram' as const, 'telegram-html' as const),
         fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
         fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 8 }),
         // At most 4 forced failures: fewer than maxAttempts, so nothing may be given up.
@@ -49,7 +58,7 @@ describe('deliver property: random latencies and injected failures', () => {
           ),
           { maxLength: 4 },
         ),
-        async (blocks, maxMessageChars, gaps, latencies, faults) => {
+        async (blocks, maxMessageChars, render, gaps, latencies, faults) => {
           run = {
             chat: run.chat + 1,
             firstRequest: api.counts.requests,
@@ -57,13 +66,21 @@ describe('deliver property: random latencies and injected failures', () => {
             next: 0,
             faults: new Map(faults),
           };
-          const planner = createMessageEditPlanner({ maxMessageChars, separator: '\n\n' });
-          const planned: MessageEdit[] = blocks.flatMap((text) => planner.push(text));
+          const blockEvents = blocks.map((text, seq) => ({
+            type: 'block' as const,
+            text,
+            seq,
+            reason: 'size' as const,
+          }));
+          const planned: MessageEdit[] = await lastValueFrom(
+            from(blockEvents).pipe(toMessageEdits({ maxMessageChars, render }), toArray()),
+          );
           const transport = telegramTransport({
             token,
             chatId: run.chat,
             apiBase: api.apiBase,
             minIntervalMs: 2,
+            format: render ?? 'telegram',
           });
           const reports = await lastValueFrom(
             from(planned).pipe(
@@ -72,8 +89,12 @@ describe('deliver property: random latencies and injected failures', () => {
               toArray(),
             ),
           );
-          expect(reports.filter((report) => report.type === 'delivery-failed')).toEqual([]);
-          expectDeliveredAsPlanned(api.chats.get(String(run.chat)) ?? [], planned);
+          expect(reports.filter((r) => r.type === 'delivery-failed' || 'warnings' in r)).toEqual(
+            [],
+          );
+          const held = api.chats.get(String(run.chat)) ?? [];
+          expectDeliveredAsPlanned(held, planned);
+          expectPlannedFormatting(held, planned);
         },
       ),
       { numRuns: 200 },

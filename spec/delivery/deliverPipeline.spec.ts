@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastValueFrom, map, pipe, tap, toArray, type OperatorFunction } from 'rxjs';
+import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
@@ -8,12 +8,15 @@ import { deliver } from '../../src/delivery/deliver';
 import { slackTransport } from '../../src/delivery/slackTransport';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
 import type { DeliveryReport } from '../../src/delivery/types';
-import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus } from '../helpers/corpus';
-import { expectDeliveredAsPlanned, seededRandom } from '../helpers/deliveryChecks';
-import { startFakeBotApi, type FakeTelegramMessage } from '../helpers/fakeBotApi';
+import {
+  expectDeliveredAsPlanned,
+  expectPlannedFormatting,
+  seededRandom,
+} from '../helpers/deliveryChecks';
+import { startFakeBotApi } from '../helpers/fakeBotApi';
 import { startFakeSlackApi } from '../helpers/fakeSlackApi';
 
 const token = '4242:PIPELINE-SECRET';
@@ -28,25 +31,16 @@ interface PipelineSettings {
   minChars?: number;
   maxChars?: number;
   maxMessageChars: number;
-  /** Render each edit for the app (its text fits one rendered message at these sizes). */
+  /** toMessageEdits({ render }): each edit carries its rendering for the app. */
   render?: RenderFormat;
 }
 
-/** toMessageEdits, then each edit's text rendered for the app as one message. */
+/** toMessageEdits with the settings' limit and rendering. */
 function planEdits({
   maxMessageChars,
   render,
 }: PipelineSettings): OperatorFunction<any, MessageEdit> {
-  const edits = toMessageEdits({ maxMessageChars });
-  if (!render) return edits;
-  return pipe(
-    edits,
-    map((edit) => {
-      const rendered = renderMarkdown(edit.text, render);
-      expect(rendered.length).toBe(1);
-      return { ...edit, rendered: rendered[0] };
-    }),
-  );
+  return toMessageEdits({ maxMessageChars, render });
 }
 
 /** Faults for one run: every request with random latency, some forced 429s and 500s. */
@@ -131,15 +125,6 @@ async function deliverToSlack(sse: string, settings: PipelineSettings, seed: num
   }
 }
 
-/** The server's messages carry the planned final formatting: the same entities, or HTML. */
-function expectPlannedFormatting(held: FakeTelegramMessage[], planned: MessageEdit[]) {
-  const finals = new Map(planned.map((edit) => [edit.message, edit.rendered!]));
-  expect(held.map((message) => [message.entities ?? [], message.parseMode])).toEqual(
-    [...finals.values()].map((rendered) => [rendered.entities ?? [], rendered.parseMode]),
-  );
-  expect(held.some((message) => message.entities?.length || message.parseMode)).toBe(true);
-}
-
 function expectCleanReports(reports: DeliveryReport[]) {
   expect(reports.filter((report) => report.type === 'delivery-failed')).toEqual([]);
   expect(reports.filter((report) => 'warnings' in report)).toEqual([]);
@@ -170,6 +155,7 @@ describe('streamEvents → channel → toMessageEdits → deliver, against fake 
       const finals = expectDeliveredAsPlanned(held, planned);
       expect(finals.length).toBeGreaterThanOrEqual(3);
       expectPlannedFormatting(held, planned);
+      expect(held.some((message) => message.entities?.length || message.parseMode)).toBe(true);
       expect(counts.badEntities).toBe(0);
       expectCleanReports(reports);
     },
@@ -217,11 +203,12 @@ describeCorpus(
       async (render) => {
         const { planned, reports, held, counts } = await deliverToTelegram(
           longest.sse,
-          { maxMessageChars: 3500, render },
+          { maxMessageChars: 4096, render },
           9,
         );
         expect(expectDeliveredAsPlanned(held, planned).length).toBeGreaterThanOrEqual(3);
         expectPlannedFormatting(held, planned);
+        expect(held.some((message) => message.entities?.length || message.parseMode)).toBe(true);
         expect(counts.badEntities).toBe(0);
         expectCleanReports(reports);
       },
@@ -229,7 +216,7 @@ describeCorpus(
     it(`Slack holds ${longest.name} rendered as mrkdwn over several messages`, async () => {
       const { planned, reports, held } = await deliverToSlack(
         longest.sse,
-        { maxMessageChars: 3500, render: 'slack' },
+        { maxMessageChars: 4000, render: 'slack' },
         8,
       );
       expect(expectDeliveredAsPlanned(held, planned).length).toBeGreaterThanOrEqual(3);

@@ -41,6 +41,20 @@ export function expectDeliveredAsPlanned(held: HeldMessage[], planned: MessageEd
   return finals;
 }
 
+/** Telegram messages as the fake holds them: the final entities or parse mode. */
+export interface HeldTelegramMessage extends HeldMessage {
+  entities?: unknown[];
+  parseMode?: string;
+}
+
+/** The server's messages carry the planned final formatting: the same entities, or HTML. */
+export function expectPlannedFormatting(held: HeldTelegramMessage[], planned: MessageEdit[]): void {
+  const finals = new Map(planned.map((edit) => [edit.message, edit.rendered]));
+  expect(held.map((message) => [message.entities ?? [], message.parseMode])).toEqual(
+    [...finals.values()].map((rendered) => [rendered?.entities ?? [], rendered?.parseMode]),
+  );
+}
+
 /** A small seeded PRNG (mulberry32): the same seed gives the same latencies and faults. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
