@@ -67,7 +67,7 @@ const DeliverOptions = z.object({
  * streamEvents(response)
  *   .pipe(
  *     channel('telegram'),
- *     toMessageEdits({ maxMessageChars: 4096 }),
+ *     toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }),
  *     deliver(telegramTransport({ token, chatId, format: 'telegram' })),
  *   )
  *   .subscribe((report) => report.type === 'delivery-failed' && console.warn(report));
