@@ -129,4 +129,46 @@ describe('deliver with real Promises', () => {
       await api.close();
     }
   });
+
+  it('retries a message whose entities Telegram rejected as plain text, and reports it', async () => {
+    const api = await startFakeBotApi({ token: 'good', minIntervalMs: 0 });
+    try {
+      const transport = telegramTransport({ token: 'good', chatId: 5, apiBase: api.apiBase });
+      const broken = { text: 'Hi', entities: [{ type: 'bold' as const, offset: 1, length: 5 }] };
+      const reports = await reportsOf(
+        of({ ...send(0, '**Hi**'), rendered: broken }).pipe(
+          deliver(transport, { minIntervalMs: 0 }),
+        ),
+      );
+      expect(reports).toEqual([
+        {
+          type: 'retrying',
+          message: 0,
+          op: 'send',
+          attempt: 1,
+          delayMs: 0,
+          reason: 'retry-after',
+          error: {
+            message:
+              "Telegram sendMessage: 400 Bad Request: can't parse entities: entity 0 ends after the end of the text; retrying as plain text",
+          },
+        },
+        {
+          type: 'sent',
+          message: 0,
+          text: '**Hi**',
+          attempts: 2,
+          warnings: [
+            {
+              code: 'plain-text-fallback',
+              message: 'Telegram rejected this formatting once; sent as plain text.',
+            },
+          ],
+        },
+      ]);
+      expect(api.chats.get('5')!.map((m) => [m.text, m.entities])).toEqual([['Hi', undefined]]);
+    } finally {
+      await api.close();
+    }
+  });
 });
