@@ -104,6 +104,10 @@ describe('telegramTransport against a fake Bot API', () => {
       transportCall(),
     );
     expect(api.chats.get('42')).toEqual([{ id, text: 'Hi there', history: ['Hi', 'Hi there'] }]);
+    // A later reply's message 3 (a first send attempt) starts formatted again.
+    const fine = { text: 'Yo', entities: [{ type: 'bold' as const, offset: 0, length: 2 }] };
+    await bot.send({ ...edit, rendered: fine }, transportCall());
+    expect(api.chats.get('42')![1]).toEqual({ id: 2, ...fine, history: ['Yo'] });
   });
 
   it('falls back from malformed HTML to its visible text', async () => {

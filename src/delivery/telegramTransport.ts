@@ -77,6 +77,9 @@ export function telegramTransport(options: TelegramTransportOptions): DeliveryTr
     fields: Record<string, unknown>,
     context: TransportCall,
   ): Promise<unknown> => {
+    // A first send attempt starts a message afresh (a transport may serve several replies,
+    // each numbering its messages from 0); the plain-text retry of a send is attempt 2 or more.
+    if (method === 'sendMessage' && context.attempt === 1) plainMessages.delete(edit.message);
     const plain = plainMessages.has(edit.message);
     const content = plain ? plainContent(edit) : formattedContent(edit, format);
     if (plain && edit.rendered) {
