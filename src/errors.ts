@@ -62,6 +62,8 @@ export type ErrorCode =
  * - `detached-timeout`: detached handlers did not settle within `settleTimeoutMs`.
  * - `retry`: a failed attempt is being retried (retryStream).
  * - `invalid-event`: an event from a foreign source did not match the StreamEvent schema.
+ * - `plain-text-fallback`: a chat app rejected the formatting (entities, HTML); the message went
+ *   out as plain text instead (a note on a `deliver` report).
  */
 export type WarningCode =
   | 'unknown-field'
@@ -73,7 +75,8 @@ export type WarningCode =
   | 'handler-error'
   | 'detached-timeout'
   | 'retry'
-  | 'invalid-event';
+  | 'invalid-event'
+  | 'plain-text-fallback';
 
 /** Context an LlmRxError may carry besides its code and message. */
 export interface LlmRxErrorContext {

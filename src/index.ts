@@ -133,3 +133,24 @@ export type { UIFinishReason, UIMessageChunk } from './relay/uiMessageChunk';
 export { renderMarkdown, renderFormats } from './render/renderMarkdown';
 export type { RenderMarkdownOptions } from './render/renderMarkdown';
 export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/types';
+
+// Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports (DESIGN §14)
+export { deliver } from './delivery/deliver';
+export type { DeliverOptions } from './delivery/deliver';
+export { DeliveryError } from './delivery/deliveryError';
+export type { DeliveryErrorContext } from './delivery/deliveryError';
+export { telegramTransport } from './delivery/telegramTransport';
+export type { TelegramTransportOptions } from './delivery/telegramTransport';
+export { slackTransport } from './delivery/slackTransport';
+export type { SlackTransportOptions } from './delivery/slackTransport';
+export type {
+  DeliveryFailedReport,
+  DeliveryReport,
+  DeliveryTransport,
+  DeliveryWarning,
+  EditedReport,
+  RetryingReport,
+  SentReport,
+  SupersededReport,
+  TransportCall,
+} from './delivery/types';

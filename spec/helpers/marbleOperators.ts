@@ -16,6 +16,8 @@ import { decodeOllama } from '../../src/providers/ollama';
 import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
 import { toSseFrames } from '../../src/relay/toSseFrames';
 import { relayMarbleOperators } from './relayMarbleOperators';
+import { deliver } from '../../src/delivery/deliver';
+import { scheduledTransport } from './scheduledTransport';
 
 /** Builds the operator a `.marble` file names, from its `args` and the test scheduler. */
 export type MarbleOperatorFactory = (
@@ -30,6 +32,8 @@ export interface MarbleHelpers {
   cold(marbles: string): Observable<any>;
   /** Expects the subscription log of an Observable made by `cold` (`[]`: never subscribed). */
   expectSubscriptions(observable: Observable<any>, marbles: string | string[]): void;
+  /** Expects what an Observable emits (subscribed at frame 0), using the file's values. */
+  expectObservable(observable: Observable<any>, marbles: string): void;
 }
 
 /**
@@ -98,6 +102,15 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   toSseFrames: (options, scheduler) => toSseFrames({ ...options, scheduler }),
   // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.
   ...relayMarbleOperators,
+  // args.transport describes a fake transport whose calls settle on the test scheduler:
+  // { latencyMs, replies: { "<call number>": { latencyMs?, fails?, retryAfterMs?, notModified?,
+  // permanent?, throws?, returns? } }, calls: "<marble of the calls as they start>" }.
+  // Every other arg is an option of deliver.
+  deliver: ({ transport: { calls, ...script } = {}, ...options }, scheduler, helpers) => {
+    const transport = scheduledTransport(script, scheduler);
+    if (calls !== undefined) helpers.expectObservable(transport.calls, calls);
+    return deliver(transport, { ...options, scheduler });
+  },
 };
 
 /** The handleEvents handler a marble's args describe (see the registry entry). */

@@ -33,6 +33,8 @@ export function runMarbleSpec(spec: MarbleSpec): void {
       expectSubscriptions: (observable, marbles) =>
         // Only cold() Observables carry a subscription log.
         expectSubscriptions((observable as any).subscriptions).toBe(marbles),
+      expectObservable: (observable, marbles) =>
+        expectObservable(observable).toBe(marbles, spec.values, error),
     });
     const output = source.pipe(
       operator,

@@ -60,23 +60,25 @@ const ToMessageEditsOptions = z
  * - Completes when the source completes; errors pass on.
  *
  * @example
+ * Send the edits with `deliver`: one call at a time, at the app's pace, the final text always.
  * ```ts
- * streamEvents(response)
- *   .pipe(channel('telegram'), toMessageEdits({ maxMessageChars: 4096 }))
- *   .subscribe(async ({ op, message, text }) => {
- *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text)).message_id;
- *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message] });
- *   });
+ * streamEvents(response).pipe(
+ *   channel('telegram'),
+ *   toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }),
+ *   deliver(telegramTransport({ token, chatId, format: 'telegram' })),
+ * );
  * ```
  *
- * With rendering (Telegram entities, nothing for Telegram to reject):
+ * With your own client, one edit at a time (`concatMap`: an edit waits for its send; an
+ * `async` subscribe callback would not):
  * ```ts
- * channel$.pipe(toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }))
- *   .subscribe(async ({ op, message, rendered }) => {
- *     const { text, entities } = rendered!;
- *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text, { entities })).message_id;
- *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message], entities });
- *   });
+ * channel$.pipe(
+ *   toMessageEdits({ maxMessageChars: 4096 }),
+ *   concatMap(async ({ op, message, text }) => {
+ *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text)).message_id;
+ *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message] });
+ *   }),
+ * );
  * ```
  * @param options - {@link ToMessageEditsOptions}
  */

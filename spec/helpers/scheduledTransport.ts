@@ -1,0 +1,109 @@
+import { Subject, type SchedulerLike } from 'rxjs';
+import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import { DeliveryError } from '../../src/delivery/deliveryError';
+import type { DeliveryTransport, TransportCall } from '../../src/delivery/types';
+
+/** How the fake answers one call (by call number, 0-based), as a marble file's args give it. */
+export interface ScriptedReply {
+  /** Frames until the call settles. @defaultValue the transport's `latencyMs` */
+  latencyMs?: number;
+  /** Rejects with an ordinary (retryable) DeliveryError. */
+  fails?: boolean;
+  /** Rejects with a DeliveryError carrying this `retryAfterMs`. */
+  retryAfterMs?: number;
+  /** Rejects with a DeliveryError `notModified`. */
+  notModified?: boolean;
+  /** Rejects with a DeliveryError `permanent`. */
+  permanent?: boolean;
+  /** Throws synchronously instead of returning a Promise. */
+  throws?: boolean;
+  /** Returns this value instead of a Promise. */
+  returns?: unknown;
+}
+
+/** The fake's script: a default latency and replies by call number. */
+export interface TransportScript {
+  latencyMs?: number;
+  replies?: Record<string, ScriptedReply>;
+}
+
+/** One call the fake received. */
+export interface RecordedCall {
+  op: 'send' | 'edit';
+  message: number;
+  text: string;
+}
+
+/**
+ * A transport whose calls settle on a scheduler (the TestScheduler in marble specs). It returns
+ * a {@link ScheduledResult}, a PromiseLike that settles inside a scheduler action: a real
+ * Promise would settle in a microtask, after TestScheduler's synchronous flush. `calls` emits
+ * each call as it starts. An aborted call (`call.signal`) cancels its timer and never settles.
+ */
+export function scheduledTransport(
+  script: TransportScript,
+  scheduler: SchedulerLike,
+): DeliveryTransport<number> & { calls: Subject<RecordedCall> } {
+  const calls = new Subject<RecordedCall>();
+  let callNumber = 0;
+  const answer = (op: 'send' | 'edit', edit: MessageEdit, call: TransportCall) => {
+    const n = callNumber++;
+    calls.next({ op, message: edit.message, text: edit.text });
+    const reply = script.replies?.[String(n)] ?? {};
+    if (reply.throws) throw new Error(`call ${n} threw`);
+    if ('returns' in reply) return reply.returns;
+    const result = new ScheduledResult<number>();
+    const timer = scheduler.schedule(
+      () => {
+        const { retryAfterMs, notModified, permanent } = reply;
+        if (reply.fails || retryAfterMs !== undefined || notModified || permanent) {
+          result.settle(
+            'rejected',
+            new DeliveryError(`call ${n} failed`, { retryAfterMs, notModified, permanent }),
+          );
+        } else result.settle('fulfilled', edit.message);
+      },
+      reply.latencyMs ?? script.latencyMs ?? 1,
+    );
+    call.signal.addEventListener('abort', () => timer.unsubscribe(), { once: true });
+    return result;
+  };
+  return {
+    calls,
+    send: (edit, call) => answer('send', edit, call) as PromiseLike<number>,
+    edit: (_ref, edit, call) => answer('edit', edit, call) as PromiseLike<void>,
+  };
+}
+
+/** A minimal PromiseLike that runs its callbacks synchronously when `settle` is called. */
+export class ScheduledResult<T> implements PromiseLike<T> {
+  private state: 'pending' | 'fulfilled' | 'rejected' = 'pending';
+  private value: unknown;
+  private waiting: Array<() => void> = [];
+
+  settle(state: 'fulfilled' | 'rejected', value: unknown): void {
+    if (this.state !== 'pending') return;
+    this.state = state;
+    this.value = value;
+    for (const run of this.waiting.splice(0)) run();
+  }
+
+  then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): PromiseLike<A | B> {
+    const next = new ScheduledResult<A | B>();
+    const run = () => {
+      const handler = this.state === 'fulfilled' ? onFulfilled : onRejected;
+      if (!handler) return next.settle(this.state as 'fulfilled' | 'rejected', this.value);
+      try {
+        next.settle('fulfilled', handler(this.value as T));
+      } catch (error) {
+        next.settle('rejected', error);
+      }
+    };
+    if (this.state === 'pending') this.waiting.push(run);
+    else run();
+    return next;
+  }
+}

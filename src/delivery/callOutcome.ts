@@ -1,0 +1,117 @@
+import type { QueuedCall } from './deliveryQueue';
+import type {
+  DeliveryFailedReport,
+  DeliveryWarning,
+  EditedReport,
+  RetryingReport,
+  SentReport,
+} from './types';
+
+/** What to do after a call failed (pure: `deliver` applies it). */
+export type FailureDecision =
+  | { kind: 'not-modified' }
+  | { kind: 'retry'; delayMs: number; reason: 'retry-after' | 'backoff'; counted: boolean }
+  | { kind: 'give-up'; status?: number };
+
+/**
+ * Reads a failure the way DeliveryError describes it (any thrown value with these fields):
+ * `notModified` on an edit is delivered; `permanent` gives up; `retryAfterMs` waits that long
+ * without counting against `maxAttempts`; anything else backs off `backoffMs`, doubling, and
+ * gives up at the `maxAttempts`-th counted failure.
+ */
+export function decideAfterFailure(
+  thrown: unknown,
+  call: QueuedCall,
+  failuresBefore: number,
+  { maxAttempts, backoffMs }: { maxAttempts: number; backoffMs: number },
+): FailureDecision {
+  const { retryAfterMs, notModified, permanent, status } = (thrown ?? {}) as Record<
+    string,
+    unknown
+  >;
+  if (notModified === true && call.op === 'edit') return { kind: 'not-modified' };
+  const waitsRetryAfter =
+    typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0;
+  const failures = failuresBefore + (waitsRetryAfter ? 0 : 1);
+  if (permanent === true || failures >= maxAttempts) {
+    return { kind: 'give-up', status: typeof status === 'number' ? status : undefined };
+  }
+  return waitsRetryAfter
+    ? { kind: 'retry', delayMs: retryAfterMs, reason: 'retry-after', counted: false }
+    : { kind: 'retry', delayMs: backoffMs * 2 ** (failures - 1), reason: 'backoff', counted: true };
+}
+
+/** The `sent` / `edited` report of a call that went through. */
+export function deliveredReport(
+  call: QueuedCall,
+  warnings: DeliveryWarning[],
+  notModified = false,
+): SentReport | EditedReport {
+  const base = { message: call.message, text: call.edit.text, attempts: call.attempt };
+  const extra = {
+    ...(notModified ? { notModified: true as const } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+  return call.op === 'send'
+    ? { type: 'sent', ...base, ...extra }
+    : { type: 'edited', ...base, ...extra };
+}
+
+/** The `retrying` report of a failed call that will be tried again after `delayMs`. */
+export function retryingReport(
+  call: QueuedCall,
+  decision: { delayMs: number; reason: 'retry-after' | 'backoff' },
+  thrown: unknown,
+): RetryingReport {
+  return {
+    type: 'retrying',
+    message: call.message,
+    op: call.op,
+    attempt: call.attempt,
+    delayMs: decision.delayMs,
+    reason: decision.reason,
+    error: { message: describeFailure(thrown) },
+  };
+}
+
+/** The one `delivery-failed` report of a call given up on. */
+export function failedReport(call: QueuedCall, why: string, status?: number): DeliveryFailedReport {
+  const attempts = `${call.attempt} attempt${call.attempt === 1 ? '' : 's'}`;
+  return {
+    type: 'delivery-failed',
+    message: call.message,
+    op: call.op,
+    text: call.edit.text,
+    attempts: call.attempt,
+    error: {
+      code: 'delivery-failed',
+      message: `deliver: the ${call.op} of message ${call.message} failed after ${attempts}: ${why}`,
+      ...(status === undefined ? {} : { status }),
+    },
+  };
+}
+
+/** Whether a transport's result can be awaited (a Promise, or any thenable). */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+/** `undefined`, `null`, `a string`, `an object`, … for a message about a wrong return value. */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * A failure's message, cut short: a report never carries a whole payload. Not `instanceof
+ * Error`: fetch's errors may come from another realm.
+ */
+export function describeFailure(thrown: unknown): string {
+  const message = (thrown as { message?: unknown } | null | undefined)?.message;
+  const text = typeof message === 'string' ? message : String(thrown);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

@@ -1,0 +1,78 @@
+import { DeliveryError } from './deliveryError';
+
+/** A chat API's answer: status, headers and the parsed JSON body (undefined when not JSON). */
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Settings of one {@link postJson} call. */
+export interface PostJsonOptions {
+  fetch: typeof fetch;
+  headers?: Record<string, string>;
+  signal: AbortSignal;
+  /** Removed from every message this call builds (the bot token). */
+  secret: string;
+  /** Names the call in messages, e.g. `Telegram sendMessage`. */
+  label: string;
+}
+
+/**
+ * POSTs `payload` as JSON and reads the answer. A request that never got an answer (connection
+ * refused, reset, DNS) rejects with a retryable {@link DeliveryError}; its message never holds
+ * the secret, even when the URL does.
+ */
+export async function postJson(
+  url: string,
+  payload: unknown,
+  options: PostJsonOptions,
+): Promise<HttpAnswer> {
+  let response: Response;
+  try {
+    response = await options.fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', ...options.headers },
+      body: JSON.stringify(payload),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    const why = causeChain(error);
+    throw new DeliveryError(scrub(`${options.label}: the request failed (${why})`, options.secret));
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** `text` with every occurrence of `secret` replaced by `***`. */
+export function scrub(text: string, secret: string): string {
+  return secret === '' ? text : text.split(secret).join('***');
+}
+
+/** A `Retry-After` header in milliseconds (seconds, as Slack sends it), else undefined. */
+export function retryAfterHeaderMs(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+// fetch rejects with "fetch failed" and hides the reason in `cause`.
+function causeChain(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth++) {
+    // Not `instanceof Error`: fetch's errors may come from another realm (vm, jest).
+    const { message, cause } = current as { message?: unknown; cause?: unknown };
+    parts.push(typeof message === 'string' ? message : String(current));
+    current = cause;
+  }
+  return parts.join(': ').slice(0, 300);
+}

@@ -1,0 +1,84 @@
+import type { MessageEdit } from '../channels/messageEditPlanner';
+import type { WarningCode } from '../errors';
+
+/** A note a transport adds to a call's report (e.g. it fell back to plain text). */
+export interface DeliveryWarning {
+  code: Extract<WarningCode, 'plain-text-fallback'>;
+  message: string;
+}
+
+/** Handed to each transport call by `deliver`. */
+export interface TransportCall {
+  /** 1 for the first call carrying this message's pending text, 2 for the first retry, … */
+  attempt: number;
+  /** Aborted when the subscriber unsubscribes: pass it on to `fetch`. */
+  signal: AbortSignal;
+  /** Adds a note to this call's `sent` / `edited` report. */
+  warn(code: DeliveryWarning['code'], message: string): void;
+}
+
+/**
+ * A chat app behind two calls. `send` posts a new message and resolves to its reference (a
+ * Telegram `message_id`, a Slack `ts`); `edit` replaces that message's whole text. A failure
+ * rejects, ideally with a {@link DeliveryError} saying whether to wait, skip or give up.
+ */
+export interface DeliveryTransport<Ref = unknown> {
+  send(edit: MessageEdit, call: TransportCall): PromiseLike<Ref>;
+  edit(ref: Ref, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
+  /** The platform's minimum interval between calls to one chat: `deliver`'s default. */
+  readonly minIntervalMs?: number;
+}
+
+/** A message's text went out as a new message. */
+export interface SentReport {
+  type: 'sent';
+  message: number;
+  text: string;
+  /** Calls it took, retries included. */
+  attempts: number;
+  warnings?: DeliveryWarning[];
+}
+
+/** A message was edited to `text` (`notModified`: it already showed that text). */
+export interface EditedReport {
+  type: 'edited';
+  message: number;
+  text: string;
+  attempts: number;
+  notModified?: true;
+  warnings?: DeliveryWarning[];
+}
+
+/** A call failed and will be tried again after `delayMs` (every call waits that long). */
+export interface RetryingReport {
+  type: 'retrying';
+  message: number;
+  op: 'send' | 'edit';
+  /** Which attempt failed: 1 for the first. */
+  attempt: number;
+  delayMs: number;
+  /** `retry-after`: the platform said how long to wait; `backoff`: doubling from `backoffMs`. */
+  reason: 'retry-after' | 'backoff';
+  error: { message: string };
+}
+
+/** A text that waited was replaced by a newer text of the same message before it went out. */
+export interface SupersededReport {
+  type: 'superseded';
+  message: number;
+  text: string;
+}
+
+/** A call failed for good: permanent, or `maxAttempts` used up. The next message goes on. */
+export interface DeliveryFailedReport {
+  type: 'delivery-failed';
+  message: number;
+  op: 'send' | 'edit';
+  text: string;
+  attempts: number;
+  error: { code: 'delivery-failed'; message: string; status?: number };
+}
+
+/** What `deliver` emits: one report per outcome, in the order they happened. */
+export type DeliveryReport =
+  SentReport | EditedReport | RetryingReport | SupersededReport | DeliveryFailedReport;
