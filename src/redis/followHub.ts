@@ -4,7 +4,8 @@ import { isTerminal } from '../events';
 import type { LoggedEvent } from '../relay/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
 import { commands, logUnavailable } from './scripts';
-import { parseEntry, producerLost, trimmedError, unknownStream } from './streamEntries';
+import { unknownStream } from '../relay/logErrors';
+import { parseEntry, producerLost, trimmedError } from './streamEntries';
 
 /** One subscribed read: the last seq it received and where the rest goes. */
 export interface Follower {

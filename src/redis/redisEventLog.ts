@@ -1,10 +1,10 @@
 import { defer, Observable, throwError } from 'rxjs';
 import { LlmRxError } from '../errors';
 import type { EventLog, EventLogWriter, LoggedEvent } from '../relay/eventLog';
+import { checkResumePosition, unknownStream } from '../relay/logErrors';
 import { createFollowHub, type Follower } from './followHub';
 import { parseRedisEventLogOptions, streamKeys, type RedisEventLogOptions } from './options';
 import { commands, logUnavailable } from './scripts';
-import { unknownStream } from './streamEntries';
 import { claimStream } from './writer';
 
 /**
@@ -81,13 +81,9 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
           subscriber.error(closedError());
           return;
         }
-        if (!Number.isInteger(after) || after < -1) {
-          subscriber.error(
-            new LlmRxError(
-              'invalid-last-event-id',
-              `redisEventLog: cannot read "${streamId}" after ${String(after)}; give a whole number ≥ -1 (-1: from the start)`,
-            ),
-          );
+        const invalid = checkResumePosition(streamId, after, Infinity);
+        if (invalid) {
+          subscriber.error(invalid);
           return;
         }
         const keys = streamKeys(keyPrefix, streamId);
@@ -96,14 +92,9 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
         commands.state(client, keys).then(
           (state) => {
             if (!active) return;
+            const pastTheEnd = checkResumePosition(streamId, after, state.len);
             if (state.alive === -1) subscriber.error(unknownStream(streamId));
-            else if (after >= state.len)
-              subscriber.error(
-                new LlmRxError(
-                  'invalid-last-event-id',
-                  `redisEventLog: "${streamId}" holds ${state.len} events (positions 0 to ${state.len - 1}) so far; cannot read after ${after}`,
-                ),
-              );
+            else if (pastTheEnd) subscriber.error(pastTheEnd);
             else if (state.end >= 0 && after >= state.end) subscriber.complete();
             else {
               follower = { streamId, keys, cursor: after, subscriber };

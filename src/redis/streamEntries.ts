@@ -17,14 +17,6 @@ export function parseEntry(entry: unknown, streamId: string): LoggedEvent | LlmR
   }
 }
 
-/** The error of a read for an id the log does not hold. */
-export function unknownStream(streamId: string): LlmRxError {
-  return new LlmRxError(
-    'unknown-stream',
-    `redisEventLog: no stream "${streamId}" (never recorded, or expired after its TTL)`,
-  );
-}
-
 /** The error of a follower whose next events were trimmed away by `maxLen`. */
 export function trimmedError(streamId: string, cursor: number, first: number): LlmRxError {
   return new LlmRxError(

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defer, Observable, ReplaySubject, throwError, timeout, type Subscription } from 'rxjs';
 import { LlmRxError } from '../errors';
+import { streamExists } from '../relay/logErrors';
 import { isTerminal, type StreamEvent } from '../events';
 import type { EventLogWriter } from '../relay/eventLog';
 import { streamKeys, type ResolvedRedisEventLogOptions } from './options';
@@ -37,12 +38,7 @@ export function claimStream(host: WriterHost, streamId: string): Observable<Even
     return claimed.subscribe({
       next: (won) => {
         if (!won) {
-          subscriber.error(
-            new LlmRxError(
-              'stream-exists',
-              `redisEventLog: the stream "${streamId}" is already held (being recorded, or finished less than ${ttlSeconds}s ago); use a fresh id`,
-            ),
-          );
+          subscriber.error(streamExists(streamId));
           return;
         }
         const writer = createWriter(host, keys, token, streamId);
@@ -116,13 +112,8 @@ function createWriter(
   const writer: EventLogWriter = {
     failures: failures.asObservable(),
     append(event: StreamEvent): void {
-      if (finished || released) {
-        throw new LlmRxError(
-          'invalid-options',
-          `redisEventLog: append after the stream "${streamId}" was ${finished ? 'closed by its terminal' : 'released'}`,
-        );
-      }
-      if (failed) return;
+      // As in memoryEventLog: nothing is appended after the terminal, or after a failure.
+      if (finished || failed) return;
       const seq = nextSeq++;
       const terminal = isTerminal(event);
       if (terminal) {
