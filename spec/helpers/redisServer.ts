@@ -28,11 +28,12 @@ export async function startRedisServer(): Promise<RedisServer> {
   const child: ChildProcess = spawn(
     redisServerBinary,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close': the process exited and its stdout pipe is closed (no handle left behind).
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     const onData = () => {
       if (output.includes('Ready to accept connections')) {

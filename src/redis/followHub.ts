@@ -3,7 +3,7 @@ import { LlmRxError } from '../errors';
 import { isTerminal } from '../events';
 import type { LoggedEvent } from '../relay/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
-import { commands, logUnavailable } from './scripts';
+import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
 import { unknownStream } from '../relay/logErrors';
 import { parseEntry, producerLost, trimmedError } from './streamEntries';
 
@@ -31,6 +31,8 @@ interface Reader {
   woken: boolean;
   /** Destroyed only once connected: node-redis cannot abort a connect in progress. */
   connected: boolean;
+  /** Set when the log lets the connection go: it must not reconnect any more. */
+  stopped: boolean;
 }
 
 /** The reading side of a log, see {@link createFollowHub}. */
@@ -53,6 +55,9 @@ const XREAD_COUNT = '500';
 export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHub {
   const { client, heartbeatMs, maxReconnectAttempts, scheduler } = options;
   const blockMs = Math.max(5, Math.floor(heartbeatMs / 2));
+  const answerMs = answerDeadlineMs(heartbeatMs);
+  const answer = <T>(promise: Promise<T>, what: string, extraMs = 0) =>
+    withDeadline(promise, answerMs + extraMs, scheduler, what);
   const streams = new Map<string, FollowedStream>();
   const byEventsKey = new Map<string, FollowedStream>();
   let reader: Reader | undefined;
@@ -67,6 +72,7 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
     const current = reader;
     reader = undefined;
     if (!current) return;
+    current.stopped = true;
     if (current.connected && current.connection.isOpen) current.connection.destroy();
   };
   const endStream = (stream: FollowedStream, error: LlmRxError) => {
@@ -134,8 +140,10 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
   const run = async (current: Reader) => {
     let failures = 0;
     try {
-      await current.connection.connect();
+      await answer(current.connection.connect(), 'connecting to Redis to follow');
     } catch (error) {
+      current.stopped = true;
+      if (current.connection.isOpen) current.connection.destroy(); // stuck mid-handshake
       if (reader === current) failAll(logUnavailable('connecting to Redis to follow', error));
       return;
     }
@@ -146,7 +154,9 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
     }
     while (reader === current && streams.size > 0) {
       try {
-        current.clientId ??= String(await current.connection.sendCommand(['CLIENT', 'ID']));
+        current.clientId ??= String(
+          await answer(current.connection.sendCommand(['CLIENT', 'ID']), 'following streams'),
+        );
         const followed = [...streams.values()];
         const read = current.connection.sendCommand([
           'XREAD',
@@ -160,7 +170,8 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
         ]);
         current.blocked = true;
         current.woken = false;
-        const reply = (await read) as [string, unknown[]][] | null;
+        const reply = (await answer(read, 'following streams', blockMs)) as
+          [string, unknown[]][] | null;
         current.blocked = false;
         failures = 0;
         for (const [key, entries] of reply ?? []) {
@@ -169,14 +180,18 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
           stream.lastActivityAt = scheduler.now();
           deliver(stream, entries);
         }
-        await checkLiveness(current.connection);
+        await answer(checkLiveness(current.connection), 'checking recorders');
       } catch (error) {
         current.blocked = false;
         current.clientId = undefined; // a reconnect gets a new id
         if (reader !== current) return;
         // node-redis reconnects with the bounded strategy and queues the next read meanwhile;
         // once it gives up (or a command keeps failing), the followers end.
-        if (!current.connection.isOpen || ++failures > maxReconnectAttempts) {
+        if (
+          !current.connection.isOpen ||
+          ++failures > maxReconnectAttempts ||
+          (error as { code?: string }).code === 'log-unavailable' // a deadline passed
+        ) {
           failAll(logUnavailable('following streams', error));
           return;
         }
@@ -216,12 +231,14 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
       }
       stream.followers.add(follower);
       if (!reader) {
-        reader = {
-          connection: openConnection(client, maxReconnectAttempts),
+        const created: Reader = {
+          connection: openConnection(client, maxReconnectAttempts, () => created.stopped),
           blocked: false,
           woken: false,
           connected: false,
+          stopped: false,
         };
+        reader = created;
         void run(reader);
       } else wake(reader, 5);
     },
@@ -234,7 +251,11 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
 }
 
 /** A duplicate of the user's client for reading: RESP2 replies, bounded backed-off reconnects. */
-function openConnection(client: RedisClientLike, maxReconnectAttempts: number): RedisClientLike {
+function openConnection(
+  client: RedisClientLike,
+  maxReconnectAttempts: number,
+  stopped: () => boolean,
+): RedisClientLike {
   const connection = client.duplicate({
     RESP: 2,
     commandOptions: undefined,
@@ -243,7 +264,7 @@ function openConnection(client: RedisClientLike, maxReconnectAttempts: number): 
     socket: {
       ...(client.options?.socket ?? {}),
       reconnectStrategy: (retries: number, cause: Error) =>
-        retries >= maxReconnectAttempts ? cause : Math.min(100 * 2 ** retries, 2000),
+        stopped() || retries >= maxReconnectAttempts ? cause : Math.min(100 * 2 ** retries, 2000),
     },
   });
   connection.on('error', () => undefined); // failures surface as rejected commands

@@ -4,7 +4,7 @@ import type { EventLog, EventLogWriter, LoggedEvent } from '../relay/eventLog';
 import { checkResumePosition, unknownStream } from '../relay/logErrors';
 import { createFollowHub, type Follower } from './followHub';
 import { parseRedisEventLogOptions, streamKeys, type RedisEventLogOptions } from './options';
-import { commands, logUnavailable } from './scripts';
+import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
 import { claimStream } from './writer';
 
 /**
@@ -32,13 +32,13 @@ import { claimStream } from './writer';
  *   user's `client` only carries short commands (scripts, `CLIENT UNBLOCK`), never a blocking one.
  * - Redis lost: followers error `log-unavailable` (retryable) once the log's connection gave up
  *   reconnecting (`maxReconnectAttempts`); a recorder's `failures` emits it when a write fails or
- *   is not answered within 3 × `heartbeatMs`. No unhandled rejection, no endless reconnecting.
+ *   is not answered within max(5 s, 3 × `heartbeatMs`). No unhandled rejection, no endless reconnecting.
  *
  * What it needs of `client`: a node-redis 5 client (`createClient()` from `redis`), connected,
  * with an `error` listener (node-redis requires one), allowed to run `EVALSHA`/`EVAL`, `XREAD`,
  * `XRANGE`, `CLIENT ID` and `CLIENT UNBLOCK`. Give it a bounded `reconnectStrategy` (or
  * `disableOfflineQueue: true`) so that writes fail rather than wait while Redis is away; the log
- * also gives up on a write after 3 × `heartbeatMs`. The log never closes `client`.
+ * also gives up on a command after max(5 s, 3 × `heartbeatMs`). The log never closes `client`.
  *
  * @example
  * ```ts
@@ -89,7 +89,13 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
         const keys = streamKeys(keyPrefix, streamId);
         let follower: Follower | undefined;
         let active = true;
-        commands.state(client, keys).then(
+        const { heartbeatMs, scheduler } = resolved;
+        withDeadline(
+          commands.state(client, keys),
+          answerDeadlineMs(heartbeatMs),
+          scheduler,
+          'reading a stream',
+        ).then(
           (state) => {
             if (!active) return;
             const pastTheEnd = checkResumePosition(streamId, after, state.len);

@@ -5,7 +5,7 @@ import { streamExists } from '../relay/logErrors';
 import { isTerminal, type StreamEvent } from '../events';
 import type { EventLogWriter } from '../relay/eventLog';
 import { streamKeys, type ResolvedRedisEventLogOptions } from './options';
-import { commands, logUnavailable } from './scripts';
+import { answerDeadlineMs, commands, logUnavailable } from './scripts';
 
 /** What the writers of one log share: its options and the set of writers not yet released. */
 export interface WriterHost {
@@ -18,7 +18,7 @@ export const LIVENESS_HEARTBEATS = 1.5;
 
 /**
  * Claims `streamId` (one Lua script: exactly one of two racing claims wins) and emits its writer.
- * A claim Redis does not answer within 3 × `heartbeatMs` errors with `log-unavailable`.
+ * A claim Redis does not answer within max(5 s, 3 × `heartbeatMs`) errors with `log-unavailable`.
  */
 export function claimStream(host: WriterHost, streamId: string): Observable<EventLogWriter> {
   const { client, heartbeatMs, ttlSeconds, scheduler } = host.options;
@@ -30,7 +30,7 @@ export function claimStream(host: WriterHost, streamId: string): Observable<Even
       commands.claim(client, keys, token, ttlSeconds * 1000, livenessMs),
     ).pipe(
       timeout({
-        first: heartbeatMs * 3,
+        first: answerDeadlineMs(heartbeatMs),
         scheduler,
         with: () => throwError(() => logUnavailable('claiming a stream', 'no answer from Redis')),
       }),
@@ -92,10 +92,9 @@ function createWriter(
     );
   };
   const beat = () => {
-    if (inFlight > 0 && scheduler.now() - progressAt > heartbeatMs * 3) {
-      fail(
-        logUnavailable('writing to the stream', `no answer from Redis for ${heartbeatMs * 3}ms`),
-      );
+    const deadlineMs = answerDeadlineMs(heartbeatMs);
+    if (inFlight > 0 && scheduler.now() - progressAt > deadlineMs) {
+      fail(logUnavailable('writing to the stream', `no answer from Redis for ${deadlineMs}ms`));
       return;
     }
     send(
