@@ -31,6 +31,16 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     expect(await collect(log.read(id, 5))).toEqual({ events: [], end: 'complete' });
   });
 
+  it('keeps the order of a burst of appends on a server that knows no script yet', async () => {
+    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    const id = freshId();
+    const writer = await claim(log, id);
+    const events = textEvents(50);
+    events.forEach((event) => writer.append(event));
+    writer.release();
+    expect(await collect(log.read(id, -1))).toEqual({ events: logged(events), end: 'complete' });
+  });
+
   it('hands over from replay to live without gap or duplicate, whatever the subscribe timing', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -1,16 +1,17 @@
-import { createHash } from 'node:crypto';
 import { firstValueFrom, from, throwError, timeout, type SchedulerLike } from 'rxjs';
 import { LlmRxError, isLlmRxError } from '../errors';
 import type { RedisClientLike, StreamKeys } from './options';
 
-/** A Lua script, sent by its SHA1 and loaded on the first `NOSCRIPT`. */
+/**
+ * A Lua script, always sent whole with EVAL (Redis caches it compiled). Not EVALSHA with a
+ * NOSCRIPT fallback: the retried append would land after later ones, out of order.
+ */
 interface Script {
   readonly source: string;
-  readonly sha: string;
 }
 
 function script(source: string): Script {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
+  return { source };
 }
 
 /**
@@ -66,20 +67,9 @@ local m = redis.call('HMGET', KEYS[1], 'len', 'end')
 if not m[1] then return {-1, 0, -1} end
 return {redis.call('EXISTS', KEYS[2]), tonumber(m[1]), tonumber(m[2])}`);
 
-/** Runs `s` by SHA, loading it with EVAL when the server does not know it yet. */
-async function run(
-  client: RedisClientLike,
-  s: Script,
-  keys: string[],
-  args: string[],
-): Promise<unknown> {
-  const tail = [String(keys.length), ...keys, ...args];
-  try {
-    return await client.sendCommand(['EVALSHA', s.sha, ...tail]);
-  } catch (error) {
-    if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-    return client.sendCommand(['EVAL', s.source, ...tail]);
-  }
+/** Runs `s` on `client`; commands on one connection run in the order they were sent. */
+function run(client: RedisClientLike, s: Script, keys: string[], args: string[]): Promise<unknown> {
+  return client.sendCommand(['EVAL', s.source, String(keys.length), ...keys, ...args]);
 }
 
 /** A stream's state, see {@link STATE}. */
