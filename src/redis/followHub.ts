@@ -5,6 +5,7 @@ import type { LoggedEvent } from '../relay/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
 import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
 import { unknownStream } from '../relay/logErrors';
+import { openConnection } from './followConnection';
 import { parseEntry, producerLost, trimmedError } from './streamEntries';
 
 /** One subscribed read: the last seq it received and where the rest goes. */
@@ -248,25 +249,4 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
     },
     failAll,
   };
-}
-
-/** A duplicate of the user's client for reading: RESP2 replies, bounded backed-off reconnects. */
-function openConnection(
-  client: RedisClientLike,
-  maxReconnectAttempts: number,
-  stopped: () => boolean,
-): RedisClientLike {
-  const connection = client.duplicate({
-    RESP: 2,
-    commandOptions: undefined,
-    clientSideCache: undefined,
-    name: 'llm-rx:follow',
-    socket: {
-      ...(client.options?.socket ?? {}),
-      reconnectStrategy: (retries: number, cause: Error) =>
-        stopped() || retries >= maxReconnectAttempts ? cause : Math.min(100 * 2 ** retries, 2000),
-    },
-  });
-  connection.on('error', () => undefined); // failures surface as rejected commands
-  return connection;
 }
