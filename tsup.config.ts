@@ -19,4 +19,13 @@ export default defineConfig([
     banner: { js: '#!/usr/bin/env node' },
     external: ['rxjs', 'zod', 'eventsource-parser'],
   },
+  // llm-rx/redis: its own entry so that the core bundle never holds `redis` (an optional peer).
+  {
+    entry: { redis: 'src/redis/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node20',
+    external: ['rxjs', 'zod', 'eventsource-parser', 'redis'],
+  },
 ]);

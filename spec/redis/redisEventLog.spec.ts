@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { LlmRxError } from '../../src/errors';
+import { redisEventLog } from '../../src/redis';
+import type { EventLog } from '../../src/relay/eventLog';
+import { clientList, connectClient, describeRedis, type TestClient } from '../helpers/redisServer';
+import { claim, collect, eventually, logged, sleep, textEvents } from './logHelpers';
+
+describeRedis('redisEventLog through the EventLog interface', (server) => {
+  let client: TestClient;
+  let log: EventLog;
+  let n = 0;
+  const freshId = () => `chat-${++n}`;
+
+  beforeAll(async () => {
+    client = await connectClient(server());
+    log = redisEventLog({ client, heartbeatMs: 200 });
+  });
+  afterAll(async () => {
+    await log.close();
+    client.destroy();
+  });
+
+  it('replays a finished stream from the start and completes after its terminal', async () => {
+    const id = freshId();
+    const writer = await claim(log, id);
+    const events = textEvents(5);
+    events.forEach((event) => writer.append(event));
+    writer.release();
+    expect(await collect(log.read(id, -1))).toEqual({ events: logged(events), end: 'complete' });
+    expect(await collect(log.read(id, 2))).toEqual({ events: logged(events, 3), end: 'complete' });
+    expect(await collect(log.read(id, 5))).toEqual({ events: [], end: 'complete' });
+  });
+
+  it('keeps the order of a burst of appends on a server that knows no script yet', async () => {
+    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    const id = freshId();
+    const writer = await claim(log, id);
+    const events = textEvents(50);
+    events.forEach((event) => writer.append(event));
+    writer.release();
+    expect(await collect(log.read(id, -1))).toEqual({ events: logged(events), end: 'complete' });
+  });
+
+  it('hands over from replay to live without gap or duplicate, whatever the subscribe timing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: -1, max: 11 }),
+        async (total, joinAt, afterPick) => {
+          const id = freshId();
+          const events = textEvents(total);
+          const writer = await claim(log, id);
+          const join = Math.min(joinAt, events.length);
+          events.slice(0, join).forEach((event) => writer.append(event));
+          // `after` must be a position the stream holds when the reader joins.
+          const after = Math.min(afterPick, join - 1);
+          const read = collect(log.read(id, after));
+          for (const event of events.slice(join)) {
+            writer.append(event);
+            if (event.type === 'text-delta' && total % 2 === 0) await sleep(1);
+          }
+          writer.release();
+          expect(await read).toEqual({ events: logged(events, after + 1), end: 'complete' });
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('lets exactly one of two racing recorders claim an id, and keeps a finished id taken', async () => {
+    const other = await connectClient(server());
+    const otherLog = redisEventLog({ client: other, heartbeatMs: 200 });
+    for (let round = 0; round < 20; round++) {
+      const id = freshId();
+      const results = await Promise.allSettled([claim(log, id), claim(otherLog, id)]);
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r) => r.status === 'rejected');
+      expect([won.length, lost.length]).toEqual([1, 1]);
+      expect((lost[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'stream-exists' });
+      const writer = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof claim>>>).value;
+      writer.append({ type: 'completed' });
+      writer.release();
+    }
+    const finished = `chat-${n}`;
+    await expect(claim(otherLog, finished)).rejects.toMatchObject({ code: 'stream-exists' });
+    await otherLog.close();
+    other.destroy();
+  });
+
+  it('errors unknown-stream for an id never recorded, and invalid-last-event-id past the end', async () => {
+    const missing = await collect(log.read('never-recorded', -1));
+    expect([missing.end, missing.events]).toEqual(['unknown-stream', []]);
+    expect(missing.error).toBeInstanceOf(LlmRxError);
+    const id = freshId();
+    const writer = await claim(log, id);
+    textEvents(2, false).forEach((event) => writer.append(event));
+    expect((await collect(log.read(id, 2))).end).toBe('invalid-last-event-id');
+    expect((await collect(log.read(id, -2))).end).toBe('invalid-last-event-id');
+    expect((await collect(log.read(id, 0.5))).end).toBe('invalid-last-event-id');
+    writer.append({ type: 'completed' });
+    writer.release();
+  });
+
+  it('stores one Redis Stream per id, positions as entry ids and fields, with the TTL set on write', async () => {
+    const ttlLog = redisEventLog({ client, keyPrefix: 'ttl:', ttlSeconds: 1, heartbeatMs: 200 });
+    const id = freshId();
+    const writer = await claim(ttlLog, id);
+    const events = textEvents(2);
+    events.forEach((event) => writer.append(event));
+    writer.release();
+    expect(await collect(ttlLog.read(id, -1))).toEqual({ events: logged(events), end: 'complete' });
+    const entries = (await client.sendCommand(['XRANGE', `ttl:{${id}}:events`, '-', '+'])) as [
+      string,
+      string[],
+    ][];
+    expect(entries.map(([entryId, fields]) => [entryId, fields[0], fields[1], fields[2]])).toEqual(
+      events.map((event, seq) => [`0-${seq + 1}`, 'seq', String(seq), 'event']),
+    );
+    const ttl = Number(await client.sendCommand(['PTTL', `ttl:{${id}}:events`]));
+    expect(ttl > 0 && ttl <= 1000).toBe(true);
+    // Readable until the TTL, gone after it.
+    expect(
+      await eventually(async () => (await collect(ttlLog.read(id, -1))).end === 'unknown-stream'),
+    ).toBe(true);
+    await ttlLog.close();
+  });
+
+  it('trims to maxLen and says so to a reader whose next events were trimmed', async () => {
+    const trimLog = redisEventLog({ client, keyPrefix: 'trim:', maxLen: 3, heartbeatMs: 200 });
+    const id = freshId();
+    const writer = await claim(trimLog, id);
+    const events = textEvents(6);
+    events.forEach((event) => writer.append(event));
+    writer.release();
+    expect(Number(await client.sendCommand(['XLEN', `trim:{${id}}:events`]))).toBe(3);
+    expect((await collect(trimLog.read(id, -1))).end).toBe('invalid-last-event-id');
+    expect(await collect(trimLog.read(id, 3))).toEqual({
+      events: logged(events, 4),
+      end: 'complete',
+    });
+    await trimLog.close();
+  });
+
+  it('ends followers with producer-lost after every stored event when the recorder stops refreshing', async () => {
+    const producerClient = await connectClient(server());
+    const producerLog = redisEventLog({ client: producerClient, heartbeatMs: 200 });
+    const id = freshId();
+    const writer = await claim(producerLog, id);
+    const events = textEvents(4, false);
+    const early = collect(log.read(id, -1));
+    events.forEach((event) => writer.append(event));
+    await producerClient.sendCommand(['PING']); // the appends landed
+    // The producer's connection dies without a goodbye: no terminal, no release.
+    producerClient.destroy();
+    const late = collect(log.read(id, 1));
+    const [a, b] = await Promise.all([early, late]);
+    expect([a.events, a.end, a.error?.retryable]).toEqual([logged(events), 'producer-lost', true]);
+    expect([b.events, b.end]).toEqual([logged(events, 2), 'producer-lost']);
+    await producerLog.close();
+  });
+
+  it('never blocks the user connection, and CLIENT LIST returns to its baseline', async () => {
+    const observer = await connectClient(server());
+    const baseline = (await clientList(observer)).length;
+    const followLog = redisEventLog({ client, heartbeatMs: 200 });
+    const ids = [freshId(), freshId(), freshId()];
+    const writers = await Promise.all(ids.map((id) => claim(log, id)));
+    const reads = ids.flatMap((id) => [
+      followLog.read(id, -1).subscribe(),
+      followLog.read(id, -1).subscribe(),
+    ]);
+    expect(
+      await eventually(async () =>
+        (await clientList(observer)).some((c) => c.name === 'llm-rx:follow' && c.cmd === 'xread'),
+      ),
+    ).toBe(true);
+    // One connection of the log's own for six followers; the user's client answers meanwhile.
+    expect((await clientList(observer)).length).toBe(baseline + 1);
+    expect(await client.sendCommand(['PING'])).toBe('PONG');
+    reads.forEach((subscription) => subscription.unsubscribe());
+    expect(await eventually(async () => (await clientList(observer)).length === baseline)).toBe(
+      true,
+    );
+    // A follower again, then close(): everything the log opened is released.
+    const again = collect(followLog.read(ids[0], -1));
+    expect(await eventually(async () => (await clientList(observer)).length === baseline + 1)).toBe(
+      true,
+    );
+    await followLog.close();
+    expect((await again).end).toBe('log-unavailable');
+    expect(await eventually(async () => (await clientList(observer)).length === baseline)).toBe(
+      true,
+    );
+    writers.forEach((writer) => writer.release());
+    observer.destroy();
+  });
+});

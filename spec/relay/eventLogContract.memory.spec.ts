@@ -1,0 +1,13 @@
+import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import type { EventLog } from '../../src/relay/eventLog';
+import { eventLogContract } from './eventLogContract';
+
+describe('the EventLog contract: memoryEventLog', () => {
+  const logs: EventLog[] = [];
+  afterAll(() => Promise.all(logs.map((log) => log.close())));
+  eventLogContract(() => {
+    const log = memoryEventLog();
+    logs.push(log);
+    return log;
+  }, 'memory');
+});

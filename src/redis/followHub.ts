@@ -1,0 +1,252 @@
+import type { Subscriber } from 'rxjs';
+import { LlmRxError } from '../errors';
+import { isTerminal } from '../events';
+import type { LoggedEvent } from '../relay/eventLog';
+import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
+import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
+import { unknownStream } from '../relay/logErrors';
+import { openConnection } from './followConnection';
+import { parseEntry, producerLost, trimmedError } from './streamEntries';
+
+/** One subscribed read: the last seq it received and where the rest goes. */
+export interface Follower {
+  readonly streamId: string;
+  readonly keys: StreamKeys;
+  cursor: number;
+  readonly subscriber: Subscriber<LoggedEvent>;
+}
+
+interface FollowedStream {
+  readonly streamId: string;
+  readonly keys: StreamKeys;
+  readonly followers: Set<Follower>;
+  lastActivityAt: number;
+  lastCheckAt: number;
+}
+
+interface Reader {
+  readonly connection: RedisClientLike;
+  clientId?: string;
+  /** Set while an XREAD BLOCK is in flight; `woken` once a CLIENT UNBLOCK was sent for it. */
+  blocked: boolean;
+  woken: boolean;
+  /** Destroyed only once connected: node-redis cannot abort a connect in progress. */
+  connected: boolean;
+  /** Set when the log lets the connection go: it must not reconnect any more. */
+  stopped: boolean;
+}
+
+/** The reading side of a log, see {@link createFollowHub}. */
+export interface FollowHub {
+  add(follower: Follower, producerAlive: boolean): void;
+  remove(follower: Follower): void;
+  /** Ends every follower with `error` and closes the connection. */
+  failAll(error: LlmRxError): void;
+}
+
+const XREAD_COUNT = '500';
+
+/**
+ * Every follower of one log reads through ONE connection of the log's own (a duplicate of the
+ * user's client): a single `XREAD BLOCK` over all followed streams, from the lowest cursor of
+ * each, woken by `CLIENT UNBLOCK` (sent on the user's client) when a follower joins. The
+ * connection opens with the first follower and is destroyed when the last one leaves.
+ * Between reads, streams quiet for `heartbeatMs / 2` have their recorder's liveness checked.
+ */
+export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHub {
+  const { client, heartbeatMs, maxReconnectAttempts, scheduler } = options;
+  const blockMs = Math.max(5, Math.floor(heartbeatMs / 2));
+  const answerMs = answerDeadlineMs(heartbeatMs);
+  const answer = <T>(promise: Promise<T>, what: string, extraMs = 0) =>
+    withDeadline(promise, answerMs + extraMs, scheduler, what);
+  const streams = new Map<string, FollowedStream>();
+  const byEventsKey = new Map<string, FollowedStream>();
+  let reader: Reader | undefined;
+
+  const detach = (follower: Follower) => {
+    const stream = streams.get(follower.streamId);
+    if (!stream?.followers.delete(follower) || stream.followers.size > 0) return;
+    streams.delete(stream.streamId);
+    byEventsKey.delete(stream.keys.events);
+  };
+  const stopReader = () => {
+    const current = reader;
+    reader = undefined;
+    if (!current) return;
+    current.stopped = true;
+    if (current.connected && current.connection.isOpen) current.connection.destroy();
+  };
+  const endStream = (stream: FollowedStream, error: LlmRxError) => {
+    for (const follower of [...stream.followers]) {
+      detach(follower);
+      follower.subscriber.error(error);
+    }
+  };
+  const failAll = (error: LlmRxError) => {
+    stopReader();
+    for (const stream of [...streams.values()]) endStream(stream, error);
+  };
+
+  const deliver = (stream: FollowedStream, entries: unknown[]) => {
+    for (const entry of entries) {
+      const logged = parseEntry(entry, stream.streamId);
+      for (const follower of [...stream.followers]) {
+        if (logged instanceof LlmRxError) {
+          detach(follower);
+          follower.subscriber.error(logged);
+        } else if (logged.seq > follower.cursor + 1) {
+          detach(follower);
+          follower.subscriber.error(trimmedError(stream.streamId, follower.cursor, logged.seq));
+        } else if (logged.seq === follower.cursor + 1) {
+          follower.cursor = logged.seq;
+          follower.subscriber.next(logged);
+          if (isTerminal(logged.event)) {
+            detach(follower);
+            follower.subscriber.complete();
+          }
+        }
+      }
+    }
+  };
+  const lowestCursor = (stream: FollowedStream) =>
+    Math.min(...[...stream.followers].map((follower) => follower.cursor));
+
+  const checkLiveness = async (connection: RedisClientLike) => {
+    const now = scheduler.now();
+    const due = [...streams.values()].filter(
+      (stream) => now - Math.max(stream.lastActivityAt, stream.lastCheckAt) >= blockMs,
+    );
+    await Promise.all(
+      due.map(async (stream) => {
+        stream.lastCheckAt = now;
+        const state = await commands.state(connection, stream.keys);
+        if (state.alive === 1 || state.end >= 0 || streams.get(stream.streamId) !== stream) return;
+        if (state.alive === -1) {
+          endStream(stream, unknownStream(stream.streamId));
+          return;
+        }
+        // The recorder is gone: hand over what it stored before, then say so.
+        const rest = (await connection.sendCommand([
+          'XRANGE',
+          stream.keys.events,
+          `0-${lowestCursor(stream) + 2}`,
+          '+',
+        ])) as unknown[];
+        deliver(stream, rest);
+        endStream(stream, producerLost(stream.streamId));
+      }),
+    );
+  };
+
+  const run = async (current: Reader) => {
+    let failures = 0;
+    try {
+      await answer(current.connection.connect(), 'connecting to Redis to follow');
+    } catch (error) {
+      current.stopped = true;
+      if (current.connection.isOpen) current.connection.destroy(); // stuck mid-handshake
+      if (reader === current) failAll(logUnavailable('connecting to Redis to follow', error));
+      return;
+    }
+    current.connected = true;
+    if (reader !== current) {
+      current.connection.destroy(); // every follower left while it connected
+      return;
+    }
+    while (reader === current && streams.size > 0) {
+      try {
+        current.clientId ??= String(
+          await answer(current.connection.sendCommand(['CLIENT', 'ID']), 'following streams'),
+        );
+        const followed = [...streams.values()];
+        const read = current.connection.sendCommand([
+          'XREAD',
+          'COUNT',
+          XREAD_COUNT,
+          'BLOCK',
+          String(blockMs),
+          'STREAMS',
+          ...followed.map((stream) => stream.keys.events),
+          ...followed.map((stream) => `0-${lowestCursor(stream) + 1}`),
+        ]);
+        current.blocked = true;
+        current.woken = false;
+        const reply = (await answer(read, 'following streams', blockMs)) as
+          [string, unknown[]][] | null;
+        current.blocked = false;
+        failures = 0;
+        for (const [key, entries] of reply ?? []) {
+          const stream = byEventsKey.get(String(key));
+          if (!stream) continue;
+          stream.lastActivityAt = scheduler.now();
+          deliver(stream, entries);
+        }
+        await answer(checkLiveness(current.connection), 'checking recorders');
+      } catch (error) {
+        current.blocked = false;
+        current.clientId = undefined; // a reconnect gets a new id
+        if (reader !== current) return;
+        // node-redis reconnects with the bounded strategy and queues the next read meanwhile;
+        // once it gives up (or a command keeps failing), the followers end.
+        if (
+          !current.connection.isOpen ||
+          ++failures > maxReconnectAttempts ||
+          (error as { code?: string }).code === 'log-unavailable' // a deadline passed
+        ) {
+          failAll(logUnavailable('following streams', error));
+          return;
+        }
+      }
+    }
+  };
+
+  const wake = (current: Reader, attempts: number) => {
+    if (!current.blocked || current.woken || !current.clientId || attempts === 0) return;
+    current.woken = true;
+    client.sendCommand(['CLIENT', 'UNBLOCK', current.clientId]).then(
+      (unblocked) => {
+        // 0: the XREAD had not reached Redis yet (it travels on another connection); try again.
+        if (Number(unblocked) === 0 && reader === current && current.blocked) {
+          current.woken = false;
+          wake(current, attempts - 1);
+        }
+      },
+      () => undefined, // without CLIENT UNBLOCK a new follower waits for the block timeout
+    );
+  };
+
+  return {
+    add(follower, producerAlive) {
+      let stream = streams.get(follower.streamId);
+      if (!stream) {
+        const now = scheduler.now();
+        stream = {
+          streamId: follower.streamId,
+          keys: follower.keys,
+          followers: new Set(),
+          lastActivityAt: now,
+          lastCheckAt: producerAlive ? now : -Infinity,
+        };
+        streams.set(stream.streamId, stream);
+        byEventsKey.set(stream.keys.events, stream);
+      }
+      stream.followers.add(follower);
+      if (!reader) {
+        const created: Reader = {
+          connection: openConnection(client, maxReconnectAttempts, () => created.stopped),
+          blocked: false,
+          woken: false,
+          connected: false,
+          stopped: false,
+        };
+        reader = created;
+        void run(reader);
+      } else wake(reader, 5);
+    },
+    remove(follower) {
+      detach(follower);
+      if (streams.size === 0) stopReader();
+    },
+    failAll,
+  };
+}

@@ -1,0 +1,3 @@
+// llm-rx/redis: the Redis Streams event log (DESIGN §14). Needs the optional peer `redis` (node-redis 5).
+export { redisEventLog } from './redisEventLog';
+export type { RedisClientLike, RedisEventLogOptions } from './options';

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { defer, Observable, ReplaySubject, throwError, timeout, type Subscription } from 'rxjs';
+import { LlmRxError } from '../errors';
+import { streamExists } from '../relay/logErrors';
+import { isTerminal, type StreamEvent } from '../events';
+import type { EventLogWriter } from '../relay/eventLog';
+import { streamKeys, type ResolvedRedisEventLogOptions } from './options';
+import { answerDeadlineMs, commands, logUnavailable } from './scripts';
+
+/** What the writers of one log share: its options and the set of writers not yet released. */
+export interface WriterHost {
+  readonly options: ResolvedRedisEventLogOptions;
+  readonly writers: Set<EventLogWriter>;
+}
+
+/** How long the liveness key lives past its last refresh, in heartbeats. */
+export const LIVENESS_HEARTBEATS = 1.5;
+
+/**
+ * Claims `streamId` (one Lua script: exactly one of two racing claims wins) and emits its writer.
+ * A claim Redis does not answer within max(5 s, 3 × `heartbeatMs`) errors with `log-unavailable`.
+ */
+export function claimStream(host: WriterHost, streamId: string): Observable<EventLogWriter> {
+  const { client, heartbeatMs, ttlSeconds, scheduler } = host.options;
+  const keys = streamKeys(host.options.keyPrefix, streamId);
+  const token = randomUUID();
+  const livenessMs = Math.ceil(heartbeatMs * LIVENESS_HEARTBEATS);
+  return new Observable<EventLogWriter>((subscriber) => {
+    const claimed = defer(() =>
+      commands.claim(client, keys, token, ttlSeconds * 1000, livenessMs),
+    ).pipe(
+      timeout({
+        first: answerDeadlineMs(heartbeatMs),
+        scheduler,
+        with: () => throwError(() => logUnavailable('claiming a stream', 'no answer from Redis')),
+      }),
+    );
+    return claimed.subscribe({
+      next: (won) => {
+        if (!won) {
+          subscriber.error(streamExists(streamId));
+          return;
+        }
+        const writer = createWriter(host, keys, token, streamId);
+        host.writers.add(writer);
+        subscriber.next(writer);
+        subscriber.complete();
+      },
+      error: (error) => subscriber.error(logUnavailable('claiming a stream', error)),
+    });
+  });
+}
+
+function createWriter(
+  host: WriterHost,
+  keys: ReturnType<typeof streamKeys>,
+  token: string,
+  streamId: string,
+): EventLogWriter {
+  const { client, heartbeatMs, ttlSeconds, maxLen, scheduler } = host.options;
+  const livenessMs = Math.ceil(heartbeatMs * LIVENESS_HEARTBEATS);
+  const failures = new ReplaySubject<Error>(1);
+  let nextSeq = 0;
+  let finished = false;
+  let released = false;
+  let failed = false;
+  // Commands on one connection settle in order: a count and the time of the last progress tell
+  // whether Redis stopped answering (a client that queues offline would otherwise wait forever).
+  let inFlight = 0;
+  let progressAt = scheduler.now();
+  let heartbeat: Subscription | undefined;
+
+  const fail = (error: Error) => {
+    if (failed) return;
+    failed = true;
+    heartbeat?.unsubscribe();
+    failures.next(error);
+    failures.complete();
+  };
+  const send = (what: string, command: Promise<boolean>, lostMessage: string) => {
+    if (inFlight++ === 0) progressAt = scheduler.now();
+    command.then(
+      (ok) => {
+        inFlight--;
+        progressAt = scheduler.now();
+        if (!ok) fail(new LlmRxError('log-unavailable', lostMessage, { retryable: true }));
+      },
+      (error: unknown) => {
+        inFlight--;
+        fail(logUnavailable(what, error));
+      },
+    );
+  };
+  const beat = () => {
+    const deadlineMs = answerDeadlineMs(heartbeatMs);
+    if (inFlight > 0 && scheduler.now() - progressAt > deadlineMs) {
+      fail(logUnavailable('writing to the stream', `no answer from Redis for ${deadlineMs}ms`));
+      return;
+    }
+    send(
+      'refreshing the liveness key',
+      commands.heartbeat(client, keys, token, livenessMs),
+      `redisEventLog: the liveness key of "${streamId}" lapsed (this process stalled for over ${livenessMs}ms), so its followers were told producer-lost; record again under a new id`,
+    );
+  };
+  heartbeat = scheduler.schedule(function tick() {
+    beat();
+    if (!failed) this.schedule(undefined, heartbeatMs);
+  }, heartbeatMs);
+
+  const writer: EventLogWriter = {
+    failures: failures.asObservable(),
+    append(event: StreamEvent): void {
+      // As in memoryEventLog: nothing is appended after the terminal, or after a failure.
+      if (finished || failed) return;
+      const seq = nextSeq++;
+      const terminal = isTerminal(event);
+      if (terminal) {
+        finished = true;
+        heartbeat?.unsubscribe();
+      }
+      send(
+        'appending an event',
+        commands.append(
+          client,
+          keys,
+          token,
+          seq,
+          JSON.stringify(event),
+          ttlSeconds * 1000,
+          maxLen ?? 0,
+          terminal,
+        ),
+        `redisEventLog: the stream "${streamId}" is no longer held by this recorder (it expired or was deleted); record again under a new id`,
+      );
+    },
+    release(): void {
+      if (released) return;
+      released = true;
+      heartbeat?.unsubscribe();
+      host.writers.delete(writer);
+      // Followers learn at once that nobody writes any more (the terminal, if any, is already queued before this).
+      if (!failed) commands.release(client, keys, token).catch(() => undefined);
+      if (!failed) failures.complete();
+    },
+  };
+  return writer;
+}
