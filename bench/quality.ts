@@ -66,6 +66,7 @@ function emptyTotals(): Totals {
     blocks: 0,
     longest: 0,
     endingWithHeading: 0,
+    endingWithListMarker: 0,
     midRowCuts: 0,
     midRowCutsWhereRowsFit: 0,
     headerlessTablePieces: 0,
@@ -80,6 +81,7 @@ function add(totals: Totals, quality: BlockQuality): void {
   totals.blocks += quality.blocks;
   totals.longest = Math.max(totals.longest, quality.longest);
   totals.endingWithHeading += quality.endingWithHeading;
+  totals.endingWithListMarker += quality.endingWithListMarker;
   totals.midRowCuts += quality.midRowCuts;
   totals.midRowCutsWhereRowsFit += quality.midRowCutsWhereRowsFit;
   totals.headerlessTablePieces += quality.headerlessTablePieces;
@@ -89,7 +91,7 @@ function add(totals: Totals, quality: BlockQuality): void {
 }
 
 const HEAD =
-  '| preset | min/max | inputs | blocks | longest / max | end with heading | mid-row cuts (rows fit) | headerless table pieces (header fits) | unbalanced fences | text lost |';
+  '| preset | min/max | inputs | blocks | longest / max | end with heading | end with bare list marker | mid-row cuts (rows fit) | headerless table pieces (header fits) | unbalanced fences | text lost |';
 
 function row(label: string, min: number, max: number, totals: Totals): string {
   const cells = [
@@ -99,6 +101,7 @@ function row(label: string, min: number, max: number, totals: Totals): string {
     totals.blocks,
     `${totals.longest} / ${max}`,
     totals.endingWithHeading,
+    totals.endingWithListMarker,
     `${totals.midRowCuts} (${totals.midRowCutsWhereRowsFit})`,
     `${totals.headerlessTablePieces} (${totals.headerlessWhereRepeated})`,
     totals.unbalancedFences,

@@ -9,6 +9,7 @@ const FENCE_OPENER = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSER = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const TABLE_ROW = /^ {0,3}\|/;
+const LIST_MARKER = /^[ \t]*(?:[-*+]|\d{1,9}[.)])$/;
 const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 /** One table of the input: lines that start with `|` outside fences, one after another. */
@@ -80,12 +81,29 @@ export function endsWithHeading(block: string): boolean {
   return HEADING.test(lines[lines.length - 1]) && fencesBalanced(lines.slice(0, -1).join('\n'));
 }
 
+/**
+ * True when `block` holds only headings: the one case a heading may end a block, when what
+ * starts its section cannot share a block with it (a table's header + delimiter rows, a fence's
+ * opener, some code and a closer): parting those would break the table or the code block.
+ */
+function onlyHeadings(block: string): boolean {
+  return block.split('\n').every((line) => line.trim() === '' || HEADING.test(line));
+}
+
+/** True when the last line of `block` is a list marker without its item text. */
+export function endsWithListMarker(block: string): boolean {
+  const lines = block.trimEnd().split('\n');
+  return LIST_MARKER.test(lines[lines.length - 1]) && fencesBalanced(block);
+}
+
 /** What a reader would notice in `blocks` cut from `input` at `maxChars`. */
 export interface BlockQuality {
   blocks: number;
   longest: number;
   /** Non-final blocks whose last line is a heading. */
   endingWithHeading: number;
+  /** Non-final blocks whose last line is a bare list marker. */
+  endingWithListMarker: number;
   /** Cuts (between two blocks) inside a table row: the row goes on after the cut. */
   midRowCuts: number;
   /** The same, in tables whose every row fits (see rowsFit): those the chunker must avoid. */
@@ -105,7 +123,10 @@ export function measureBlocks(input: string, blocks: string[], maxChars: number)
   const quality: BlockQuality = {
     blocks: blocks.length,
     longest: Math.max(0, ...blocks.map((block) => block.length)),
-    endingWithHeading: blocks.slice(0, -1).filter(endsWithHeading).length,
+    endingWithHeading: blocks
+      .slice(0, -1)
+      .filter((block) => endsWithHeading(block) && !onlyHeadings(block)).length,
+    endingWithListMarker: 0,
     midRowCuts: 0,
     midRowCutsWhereRowsFit: 0,
     headerlessTablePieces: 0,
@@ -117,6 +138,17 @@ export function measureBlocks(input: string, blocks: string[], maxChars: number)
   if (typeof aligned === 'string') return { ...quality, mismatch: aligned };
   const tables = findTables(input);
   for (const [index, { start, end }] of aligned.entries()) {
+    if (index < blocks.length - 1 && endsWithListMarker(blocks[index])) {
+      // Only a marker that starts a line of the input ("end. 1." cut after "end." is not one)
+      // and has its item text after the cut on the same line.
+      const lastLine = blocks[index].trimEnd().split('\n').pop()!.trim();
+      const lineStart = input.lastIndexOf('\n', end - lastLine.length - 1) + 1;
+      const lineEnd = input.indexOf('\n', end);
+      const rest = input.slice(end, lineEnd < 0 ? input.length : lineEnd);
+      if (input.slice(lineStart, end).trim() === lastLine && rest.trim() !== '') {
+        quality.endingWithListMarker++;
+      }
+    }
     if (index < blocks.length - 1) {
       const table = tables.find((candidate) =>
         candidate.rows.some((row) => row.start < end && end < row.end),

@@ -89,7 +89,9 @@ export function alignBlocks(input: string, blocks: string[]): BlockSpan[] | stri
       if (closed(reopened)) variants.push({ body: closed(reopened)!, closer: true });
     }
     if (lines.length > 2 && TABLE_HEADER.test(block)) {
-      variants.push({ body: lines.slice(2), closer: false });
+      const body = lines.slice(2);
+      variants.push({ body, closer: false });
+      if (closed(body)) variants.push({ body: closed(body)!, closer: true });
     }
     const starts = [skipWhitespace(at)];
     if (mayDropCloser) {

@@ -8,21 +8,27 @@ import {
   reopenLine,
   type FenceRegion,
   type MarkdownRegion,
+  type MarkerLineRegion,
   type TableRegion,
 } from './fenceTracker';
 
-// Line kinds. MARKER: starts with ``` or ~~~ and is not settled until more of it is read.
+// Line kinds. MARKER: starts with ``` or ~~~, HASHES: starts with #; both are not settled until
+// more of the line is read (kinds ≥ MARKER are read character by character). HEADING: an ATX
+// heading, whose breaks are held back: a heading belongs to the section after it.
 export const TEXT = 0;
 export const TABLE = 1;
 export const CODE = 2;
-export const MARKER = 3;
-const OPENER = 4;
-const CLOSER = 5;
-const END = 6;
+export const HEADING = 3;
+export const MARKER = 4;
+const HASHES = 5;
+const OPENER = 6;
+const CLOSER = 7;
+const END = 8;
 
 const BACKTICK = 96;
 const TILDE = 126;
 const PIPE = 124;
+const HASH = 35;
 
 /** A line tracker filling `breaks`; `maxChars` sizes the reopen line of split fences. */
 export function createLineTracker(breaks: BreakPoints, maxChars: number): LineTracker {
@@ -46,6 +52,7 @@ export class LineTracker {
   private regionHead = 0;
   private fence: FenceRegion | null = null;
   private openTable: TableRegion | null = null;
+  private heading: MarkerLineRegion | null = null;
   private lastFreeLineBreak = -1;
   private lineStart = 0;
   private contentEndBeforeLine = 0;
@@ -58,6 +65,10 @@ export class LineTracker {
   // The break at the end of the last non-blank line, until the next line says what it is.
   private pending = -1;
   private pendingKind = TEXT;
+  // The end of the last heading line, and the end of the text before it (before the run of
+  // headings it closes): a flush that would end there stops before the heading instead.
+  private lastHeadingEnd = -1;
+  private beforeLastHeading = -1;
 
   constructor(
     private readonly breaks: BreakPoints,
@@ -80,7 +91,10 @@ export class LineTracker {
     const openFence = this.fence;
     let kind: number;
     if (this.indent >= 4) kind = openFence ? CODE : TEXT;
-    else if ((char === BACKTICK || char === TILDE) && (!openFence || char === this.markerCode)) {
+    else if (char === HASH && !openFence) {
+      kind = HASHES;
+      this.markerRun = 0;
+    } else if ((char === BACKTICK || char === TILDE) && (!openFence || char === this.markerCode)) {
       kind = MARKER;
       this.markerText = '';
       if (!openFence) this.markerCode = char;
@@ -90,19 +104,33 @@ export class LineTracker {
     else kind = openFence ? CODE : TEXT;
     this.kind = kind;
     this.resolvePending(kind);
-    if (kind === TABLE && !this.openTable) {
-      this.openTable = {
-        kind: 'table',
-        start: this.lineStart,
-        breakBefore: this.lastFreeLineBreak,
-        end: Infinity,
-      };
-      this.regions.push(this.openTable);
+    if (kind === TABLE) {
+      if (!this.openTable) {
+        this.openTable = {
+          kind: 'table',
+          start: this.lineStart,
+          breakBefore: this.lastFreeLineBreak,
+          end: Infinity,
+          contentEndBefore: contentEnd,
+          rows: 0,
+          firstRowEnd: -1,
+          headerEnd: -1,
+          header: undefined,
+        };
+        this.regions.push(this.openTable);
+      }
+      this.openTable.rows++;
     }
   }
 
-  /** A character of a MARKER line; settles the line early once it cannot be a fence line. */
+  /** A character of a MARKER or HASHES line; settles the line once it knows what it is. */
   markerChar(char: number, whitespace: boolean): void {
+    if (this.kind === HASHES) {
+      // 1–6 `#` then whitespace (or the line's end, see `end`) is a heading; anything else text.
+      if (char === HASH && this.markerRun < 6) this.markerRun++;
+      else this.settleLine(whitespace ? HEADING : TEXT);
+      return;
+    }
     this.markerText += whitespace ? ' ' : String.fromCharCode(char);
     const plainKind = this.fence ? CODE : TEXT;
     if (this.markerRunOpen) {
@@ -120,15 +148,15 @@ export class LineTracker {
   /** A line feed at `position`; the line's last non-whitespace character ended at `contentEnd`. */
   end(position: number, contentEnd: number): void {
     if (!this.started) {
-      // A blank line: a paragraph break, except inside a fence where it is just code.
-      if (this.pending >= 0 && this.pendingKind !== CODE) {
+      // A blank line: a paragraph break, except inside a fence where it is just code, and
+      // after a heading (still held back, settled by the next line).
+      if (this.pending >= 0 && this.pendingKind !== CODE && this.pendingKind !== HEADING) {
         if (this.pendingKind === TABLE) this.closeTable(this.pending);
         this.freeLineBreak(this.pending, true);
         this.pending = -1;
       }
     } else {
-      if (this.kind === MARKER) this.settleMarkerLine(position + 1, contentEnd);
-      if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
+      this.settleLineAtEnd(position + 1, contentEnd);
       if (this.kind !== OPENER) {
         this.pending = contentEnd;
         this.pendingKind = this.kind === CLOSER ? TEXT : this.kind;
@@ -141,10 +169,7 @@ export class LineTracker {
 
   /** The text ended at `length`, its last line's content at `contentEnd`. */
   finish(length: number, contentEnd: number): void {
-    if (this.started) {
-      if (this.kind === MARKER) this.settleMarkerLine(length, contentEnd);
-      if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
-    }
+    if (this.started) this.settleLineAtEnd(length, contentEnd);
     this.resolvePending(END);
     if (this.started && this.kind === TABLE) this.closeTable(contentEnd);
     this.started = false;
@@ -161,8 +186,13 @@ export class LineTracker {
       if (region.start > position) return undefined;
       if (position < region.end) return region;
     }
-    // The last line may still become a fence opener: cut before it rather than through it.
-    if (this.started && this.kind === MARKER && !this.fence && this.lineStart <= position) {
+    // The last line may still become a fence opener or a heading: cut before it, not through it.
+    const kind = this.kind;
+    if (
+      this.started &&
+      ((kind === MARKER && !this.fence) || kind === HASHES) &&
+      this.lineStart <= position
+    ) {
       return {
         kind: 'marker-line',
         start: this.lineStart,
@@ -173,15 +203,41 @@ export class LineTracker {
     return undefined;
   }
 
-  /** See MarkdownScanner.safeFlushEnd. */
-  safeFlushEnd(contentEnd: number): number {
+  /** See MarkdownScanner.safeFlushEnd; `lineIsListMarker`: the line so far is a list marker. */
+  safeFlushEnd(contentEnd: number, lineIsListMarker: boolean): number {
     let end = contentEnd;
-    if (this.started && this.kind === MARKER) end = this.contentEndBeforeLine;
+    const kind = this.kind;
+    // A line still unsettled, a heading, a table row that may grow, or a bare list marker.
+    if (
+      this.started &&
+      (kind >= MARKER || kind === HEADING || kind === TABLE || lineIsListMarker)
+    ) {
+      end = this.contentEndBeforeLine;
+    }
     const fence = this.fence;
-    if (fence && fence.lastContentEnd < 0 && !(this.started && this.kind === CODE)) {
+    if (fence && fence.lastContentEnd < 0 && !(this.started && kind === CODE)) {
       end = Math.min(end, fence.contentEndBefore);
     }
-    return end;
+    // A table goes out once its header and delimiter rows are complete.
+    const table = this.openTable;
+    if (table && table.headerEnd < 0) end = Math.min(end, table.contentEndBefore);
+    // Never a heading last: it waits for its section.
+    return end === this.lastHeadingEnd ? this.beforeLastHeading : end;
+  }
+
+  /** The current table row has a character no delimiter row has (`|`, `-`, `:`, spaces). */
+  notDelimiterRow(): void {
+    const table = this.openTable;
+    if (table && table.rows === 2 && table.header === undefined) {
+      table.header = ''; // no GFM table: no header to repeat, and its first two rows may part
+      this.breaks.tableNewline.push(table.firstRowEnd);
+    }
+  }
+
+  /** The gap after a list marker that starts the line: never a cut in text (held back). */
+  commitListGap(position: number): void {
+    if (this.kind === TEXT) this.breaks.listMarker.push(position);
+    else this.commitInline(position, false);
   }
 
   private commitInlineAs(position: number, sentence: boolean, kind: number): void {
@@ -189,6 +245,7 @@ export class LineTracker {
     if (kind === TEXT) (sentence ? breaks.sentence : breaks.whitespace).push(position);
     else if (kind === CODE) breaks.fenceWhitespace.push(position);
     else if (kind === TABLE) breaks.tableWhitespace.push(position);
+    else if (kind === HEADING) breaks.headingWhitespace.push(position);
     else this.deferred.push(position, sentence ? 1 : 0);
   }
 
@@ -212,8 +269,13 @@ export class LineTracker {
       // Before the closer it is still a good cut: the next block, only the closer, is skipped
       // (the synthetic closer stands for it). Before the end of the text it is no cut at all.
       if (nextKind === CODE || nextKind === CLOSER) this.breaks.fenceNewline.push(pending);
+    } else if (pendingKind === HEADING) {
+      this.breaks.headingEnd.push(pending); // the next block starts with the heading
     } else if (pendingKind === TABLE && nextKind === TABLE) {
-      this.breaks.tableNewline.push(pending);
+      // Between the first two rows only once the second is known not to be a delimiter row
+      // (see settleLineAtEnd): a header and its delimiter row go out together.
+      if (this.openTable!.rows > 1) this.breaks.tableNewline.push(pending);
+      else this.openTable!.firstRowEnd = pending;
     } else if (nextKind !== END) {
       if (pendingKind === TABLE) this.closeTable(pending);
       this.freeLineBreak(pending, false);
@@ -225,12 +287,36 @@ export class LineTracker {
 
   private settleLine(kind: number): void {
     this.kind = kind;
+    if (kind === HEADING) {
+      this.heading = {
+        kind: 'heading',
+        start: this.lineStart,
+        breakBefore: this.lastFreeLineBreak,
+        end: Infinity,
+      };
+      this.regions.push(this.heading);
+    }
     this.resolvePending(kind);
     const deferred = this.deferred;
     for (let index = 0; index < deferred.length; index += 2) {
       this.commitInlineAs(deferred[index], deferred[index + 1] === 1, kind);
     }
     deferred.length = 0;
+  }
+
+  /** The current line ends at `nextLineStart`: settles its kind and what it closes. */
+  private settleLineAtEnd(nextLineStart: number, contentEnd: number): void {
+    if (this.kind === MARKER) this.settleMarkerLine(nextLineStart, contentEnd);
+    else if (this.kind === HASHES) this.settleLine(HEADING); // `##` alone: an empty heading
+    if (this.kind === HEADING) {
+      this.heading!.end = contentEnd;
+      const before = this.contentEndBeforeLine;
+      this.beforeLastHeading = before === this.lastHeadingEnd ? this.beforeLastHeading : before;
+      this.lastHeadingEnd = contentEnd;
+    }
+    if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
+    const table = this.openTable;
+    if (this.kind === TABLE && table!.rows === 2) table!.headerEnd = contentEnd;
   }
 
   /** A MARKER line is complete: opener, closer, or plain text / code after all. */

@@ -2,7 +2,8 @@
 // spans (fences, tables) should stay whole. Each character is looked at once; nothing already
 // read is read again. A break is recorded only once text follows it, so no cut can leave an empty
 // block behind it; breaks inside a fence wait until more code of the same fence follows.
-// Words and sentence ends are tracked here; lines, fences and tables in lineTracker.ts.
+// Words, sentence ends and list markers are tracked here; lines, fences, tables and headings
+// in lineTracker.ts.
 
 import { createBreakPoints, type BreakPoints } from './breakPoints';
 import type { FenceRegion, MarkdownRegion } from './fenceTracker';
@@ -12,7 +13,7 @@ import * as sentenceEnds from './sentenceEnds';
 // Module-local copies of what the per-character loop uses. Compiled to CommonJS (tsx, ts-jest),
 // every use of an imported name is a read of the other module's exports object, under tsx
 // through a getter call: a few per character, together as costly as the scan itself.
-const { MARKER, LineTracker } = lineKinds;
+const { MARKER, TABLE, LineTracker } = lineKinds;
 const {
   WORD_CODE_LENGTH,
   extendWordCode,
@@ -20,6 +21,7 @@ const {
   isDigit,
   isSentenceCloser,
   isSentencePunctuation,
+  isListMarkerChar,
 } = sentenceEnds;
 
 /** The structure read so far from the text of one part. */
@@ -48,6 +50,9 @@ const LINE_FEED = 10;
 const SPACE = 32;
 const TAB = 9;
 const DOT = 46;
+const PIPE = 124;
+const DASH = 45;
+const COLON = 58;
 
 /** A scanner for one text part; `maxChars` sizes the reopen line of split fences. */
 export function createMarkdownScanner(maxChars: number): MarkdownScanner {
@@ -76,6 +81,12 @@ class Scanner implements MarkdownScanner {
   private wordAllDigits = true;
   private wordIsFirstOnLine = true;
   private sentenceMark = false;
+  // The word ended a fullwidth sentence (。！？．): any text after it starts the next sentence.
+  private fullwidthEnd = false;
+  // The word so far could be a list marker (`-`, `*`, `+`, `1.`, `1)`) and is first on its line.
+  private listMarker = false;
+  // The table row read so far has only `|`, `-`, `:` (and whitespace): a delimiter row.
+  private delimiterRow = false;
 
   constructor(maxChars: number) {
     this.lines = new LineTracker(this.breaks, maxChars);
@@ -94,7 +105,7 @@ class Scanner implements MarkdownScanner {
   }
 
   safeFlushEnd(): number {
-    return this.lines.safeFlushEnd(this.contentEnd);
+    return this.lines.safeFlushEnd(this.contentEnd, this.wordIsFirstOnLine && this.listMarker);
   }
 
   scan(text: string): void {
@@ -112,6 +123,9 @@ class Scanner implements MarkdownScanner {
     let allDigits = this.wordAllDigits;
     let firstOnLine = this.wordIsFirstOnLine;
     let mark = this.sentenceMark;
+    let fullwidth = this.fullwidthEnd;
+    let marker = this.listMarker;
+    let delimiter = this.delimiterRow;
     const base = this.length;
     for (let index = 0; index < text.length; index++) {
       const char = text.charCodeAt(index);
@@ -128,7 +142,7 @@ class Scanner implements MarkdownScanner {
           lines.indent += char === TAB ? 4 : 1;
           continue;
         }
-        if (kind === MARKER) {
+        if (kind >= MARKER) {
           lines.markerChar(char, true);
           kind = lines.kind;
         }
@@ -143,26 +157,49 @@ class Scanner implements MarkdownScanner {
         lines.start(char, content);
         started = true;
         kind = lines.kind;
+        delimiter = kind === TABLE;
       }
-      if (kind === MARKER) {
+      if (delimiter && char !== PIPE && char !== DASH && char !== COLON) {
+        delimiter = false;
+        lines.notDelimiterRow();
+      }
+      if (kind >= MARKER) {
         lines.markerChar(char, false);
         kind = lines.kind;
       }
       if (!word) {
-        // A second word on this line: the gap before it is a break (a sentence end, maybe).
-        if (wordEnd >= 0) lines.commitInline(wordEnd, endsSentence);
+        // A second word on this line: the gap before it is a break (a sentence end, maybe),
+        // unless the first word is a list marker.
+        if (wordEnd >= 0) {
+          // (`marker && !allDigits`: a whole marker, not `12` which may be a number.)
+          if (firstOnLine && marker && !allDigits) lines.commitListGap(wordEnd);
+          else lines.commitInline(wordEnd, endsSentence);
+        }
         firstOnLine = wordEnd < 0;
+        marker = firstOnLine;
         word = true;
         code = 0;
         size = 0;
         allDigits = true;
         mark = false;
+        fullwidth = false;
+      } else if (fullwidth && !isSentencePunctuation(char) && !isSentenceCloser(char)) {
+        // Text right after a fullwidth sentence end: a sentence break with no space.
+        lines.commitInline(position, true);
+        firstOnLine = false;
+        marker = false;
+        code = 0;
+        size = 0;
+        allDigits = true;
+        mark = false;
+        fullwidth = false;
       }
       const lowerCase = char | 32;
       if (lowerCase >= 97 && lowerCase <= 122) {
         // The common case, an ASCII letter, decided in two comparisons.
         mark = false;
         allDigits = false;
+        marker = false;
       } else {
         if (isSentencePunctuation(char)) {
           // "e.g." and a list marker "1." end no sentence.
@@ -170,9 +207,11 @@ class Scanner implements MarkdownScanner {
             char === DOT &&
             (isAbbreviation(code) || (firstOnLine && allDigits && size > 0))
           );
+          fullwidth = char > 0xff;
         } else if (!isSentenceCloser(char)) {
           mark = false;
         }
+        if (marker) marker = isListMarkerChar(char, size, allDigits);
         if (!isDigit(char)) allDigits = false;
       }
       if (size < WORD_CODE_LENGTH) code = extendWordCode(code, size, char);
@@ -193,5 +232,8 @@ class Scanner implements MarkdownScanner {
     this.wordAllDigits = allDigits;
     this.wordIsFirstOnLine = firstOnLine;
     this.sentenceMark = mark;
+    this.fullwidthEnd = fullwidth;
+    this.listMarker = marker;
+    this.delimiterRow = delimiter;
   }
 }
