@@ -1,29 +1,24 @@
 // The line-level half of the markdown scanner: what kind each line is (text, table row, code,
-// fence opener or closer), the break at each line's end, and the regions (fences, tables) that
-// should stay whole. The scanner calls it at line starts and ends, and for fence-marker lines.
+// fence opener or closer, heading), and the break at each line's end. The regions it records
+// (fences, tables, headings) and where a flush may stop are in lineRegions.ts. The scanner calls
+// it at line starts and ends, and for each character of a fence-marker or `#` line.
 
 import type { BreakPoints } from './breakPoints';
+import { readFenceLine, reopenLine } from './fenceTracker';
 import {
-  readFenceLine,
-  reopenLine,
-  type FenceRegion,
-  type MarkdownRegion,
-  type MarkerLineRegion,
-  type TableRegion,
-} from './fenceTracker';
+  CLOSER,
+  CODE,
+  END,
+  HASHES,
+  HEADING,
+  LineRegions,
+  MARKER,
+  OPENER,
+  TABLE,
+  TEXT,
+} from './lineRegions';
 
-// Line kinds. MARKER: starts with ``` or ~~~, HASHES: starts with #; both are not settled until
-// more of the line is read (kinds ≥ MARKER are read character by character). HEADING: an ATX
-// heading, whose breaks are held back: a heading belongs to the section after it.
-export const TEXT = 0;
-export const TABLE = 1;
-export const CODE = 2;
-export const HEADING = 3;
-export const MARKER = 4;
-const HASHES = 5;
-const OPENER = 6;
-const CLOSER = 7;
-const END = 8;
+export { CODE, HEADING, MARKER, TABLE, TEXT } from './lineRegions';
 
 const BACKTICK = 96;
 const TILDE = 126;
@@ -40,22 +35,10 @@ export function createLineTracker(breaks: BreakPoints, maxChars: number): LineTr
  * methods run for every line and are shared by all instances, so their optimized code survives
  * a GC that frees every chunker (see MarkdownScanner).
  */
-export class LineTracker {
-  /** The current line's kind (TEXT, TABLE, CODE or MARKER while it is being read). */
-  kind = TEXT;
-  /** True once the current line has a non-whitespace character. */
-  started = false;
+export class LineTracker extends LineRegions {
   /** Leading indentation of the current line, in columns (a tab counts 4). */
   indent = 0;
 
-  private readonly regions: MarkdownRegion[] = [];
-  private regionHead = 0;
-  private fence: FenceRegion | null = null;
-  private openTable: TableRegion | null = null;
-  private heading: MarkerLineRegion | null = null;
-  private lastFreeLineBreak = -1;
-  private lineStart = 0;
-  private contentEndBeforeLine = 0;
   private markerText = '';
   private markerCode = 0;
   private markerRunOpen = false;
@@ -65,18 +48,12 @@ export class LineTracker {
   // The break at the end of the last non-blank line, until the next line says what it is.
   private pending = -1;
   private pendingKind = TEXT;
-  // The end of the last heading line, and the end of the text before it (before the run of
-  // headings it closes): a flush that would end there stops before the heading instead.
-  private lastHeadingEnd = -1;
-  private beforeLastHeading = -1;
 
   constructor(
-    private readonly breaks: BreakPoints,
+    breaks: BreakPoints,
     private readonly maxChars: number,
-  ) {}
-
-  get openFence(): FenceRegion | null {
-    return this.fence;
+  ) {
+    super(breaks);
   }
 
   /** A break between two words of the current line. */
@@ -104,23 +81,7 @@ export class LineTracker {
     else kind = openFence ? CODE : TEXT;
     this.kind = kind;
     this.resolvePending(kind);
-    if (kind === TABLE) {
-      if (!this.openTable) {
-        this.openTable = {
-          kind: 'table',
-          start: this.lineStart,
-          breakBefore: this.lastFreeLineBreak,
-          end: Infinity,
-          contentEndBefore: contentEnd,
-          rows: 0,
-          firstRowEnd: -1,
-          headerEnd: -1,
-          header: undefined,
-        };
-        this.regions.push(this.openTable);
-      }
-      this.openTable.rows++;
-    }
+    if (kind === TABLE) this.tableRowStart(contentEnd);
   }
 
   /** A character of a MARKER or HASHES line; settles the line once it knows what it is. */
@@ -175,65 +136,6 @@ export class LineTracker {
     this.started = false;
   }
 
-  /** The region containing `position` (start ≤ position < end), forgetting those before `cursor`. */
-  regionContaining(position: number, cursor: number): MarkdownRegion | undefined {
-    const regions = this.regions;
-    while (this.regionHead < regions.length && regions[this.regionHead].end <= cursor) {
-      this.regionHead++;
-    }
-    for (let index = this.regionHead; index < regions.length; index++) {
-      const region = regions[index];
-      if (region.start > position) return undefined;
-      if (position < region.end) return region;
-    }
-    // The last line may still become a fence opener or a heading: cut before it, not through it.
-    const kind = this.kind;
-    if (
-      this.started &&
-      ((kind === MARKER && !this.fence) || kind === HASHES) &&
-      this.lineStart <= position
-    ) {
-      return {
-        kind: 'marker-line',
-        start: this.lineStart,
-        breakBefore: this.lastFreeLineBreak,
-        end: Infinity,
-      };
-    }
-    return undefined;
-  }
-
-  /** See MarkdownScanner.safeFlushEnd; `lineIsListMarker`: the line so far is a list marker. */
-  safeFlushEnd(contentEnd: number, lineIsListMarker: boolean): number {
-    let end = contentEnd;
-    const kind = this.kind;
-    // A line still unsettled, a heading, a table row that may grow, or a bare list marker.
-    if (
-      this.started &&
-      (kind >= MARKER || kind === HEADING || kind === TABLE || lineIsListMarker)
-    ) {
-      end = this.contentEndBeforeLine;
-    }
-    const fence = this.fence;
-    if (fence && fence.lastContentEnd < 0 && !(this.started && kind === CODE)) {
-      end = Math.min(end, fence.contentEndBefore);
-    }
-    // A table goes out once its header and delimiter rows are complete.
-    const table = this.openTable;
-    if (table && table.headerEnd < 0) end = Math.min(end, table.contentEndBefore);
-    // Never a heading last: it waits for its section.
-    return end === this.lastHeadingEnd ? this.beforeLastHeading : end;
-  }
-
-  /** The current table row has a character no delimiter row has (`|`, `-`, `:`, spaces). */
-  notDelimiterRow(): void {
-    const table = this.openTable;
-    if (table && table.rows === 2 && table.header === undefined) {
-      table.header = ''; // no GFM table: no header to repeat, and its first two rows may part
-      this.breaks.tableNewline.push(table.firstRowEnd);
-    }
-  }
-
   /** The gap after a list marker that starts the line: never a cut in text (held back). */
   commitListGap(position: number): void {
     if (this.kind === TEXT) this.breaks.listMarker.push(position);
@@ -252,11 +154,6 @@ export class LineTracker {
   private freeLineBreak(position: number, paragraph: boolean): void {
     (paragraph ? this.breaks.paragraph : this.breaks.newline).push(position);
     this.lastFreeLineBreak = position;
-  }
-
-  private closeTable(end: number): void {
-    if (this.openTable) this.openTable.end = end;
-    this.openTable = null;
   }
 
   /** Settles the previous line's end break now that the next line's kind is known. */
@@ -287,15 +184,7 @@ export class LineTracker {
 
   private settleLine(kind: number): void {
     this.kind = kind;
-    if (kind === HEADING) {
-      this.heading = {
-        kind: 'heading',
-        start: this.lineStart,
-        breakBefore: this.lastFreeLineBreak,
-        end: Infinity,
-      };
-      this.regions.push(this.heading);
-    }
+    if (kind === HEADING) this.headingStart();
     this.resolvePending(kind);
     const deferred = this.deferred;
     for (let index = 0; index < deferred.length; index += 2) {
@@ -308,15 +197,9 @@ export class LineTracker {
   private settleLineAtEnd(nextLineStart: number, contentEnd: number): void {
     if (this.kind === MARKER) this.settleMarkerLine(nextLineStart, contentEnd);
     else if (this.kind === HASHES) this.settleLine(HEADING); // `##` alone: an empty heading
-    if (this.kind === HEADING) {
-      this.heading!.end = contentEnd;
-      const before = this.contentEndBeforeLine;
-      this.beforeLastHeading = before === this.lastHeadingEnd ? this.beforeLastHeading : before;
-      this.lastHeadingEnd = contentEnd;
-    }
+    if (this.kind === HEADING) this.headingEnd(contentEnd);
     if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
-    const table = this.openTable;
-    if (this.kind === TABLE && table!.rows === 2) table!.headerEnd = contentEnd;
+    if (this.kind === TABLE) this.tableRowEnd(contentEnd);
   }
 
   /** A MARKER line is complete: opener, closer, or plain text / code after all. */
