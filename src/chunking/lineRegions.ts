@@ -5,18 +5,20 @@
 import type { BreakPoints } from './breakPoints';
 import type { FenceRegion, MarkdownRegion, MarkerLineRegion, TableRegion } from './fenceTracker';
 
-// Line kinds. MARKER: starts with ``` or ~~~, HASHES: starts with #; both are not settled until
-// more of the line is read (kinds ≥ MARKER are read character by character). HEADING: an ATX
-// heading, whose breaks are held back: a heading belongs to the section after it.
+// Line kinds. MARKER: starts with ``` or ~~~, HASHES: starts with #, DELIMITER: a table's second
+// row, which may be its delimiter row; none is settled until more of the line is read (kinds ≥
+// MARKER are read character by character). HEADING: an ATX heading, whose breaks are held back:
+// a heading belongs to the section after it.
 export const TEXT = 0;
 export const TABLE = 1;
 export const CODE = 2;
 export const HEADING = 3;
 export const MARKER = 4;
 export const HASHES = 5;
-export const OPENER = 6;
-export const CLOSER = 7;
-export const END = 8;
+export const DELIMITER = 6;
+export const OPENER = 7;
+export const CLOSER = 8;
+export const END = 9;
 
 /** The regions of one text part and the line state they need; extended by LineTracker. */
 export abstract class LineRegions {
@@ -94,8 +96,8 @@ export abstract class LineRegions {
     return end === this.lastHeadingEnd ? this.beforeLastHeading : end;
   }
 
-  /** The current table row has a character no delimiter row has (`|`, `-`, `:`, spaces). */
-  notDelimiterRow(): void {
+  /** The table's second row has a character no delimiter row has (`|`, `-`, `:`, spaces). */
+  protected notDelimiterRow(): void {
     const table = this.openTable;
     if (table && table.rows === 2 && table.header === undefined) {
       table.header = ''; // no GFM table: no header to repeat, and its first two rows may part

@@ -5,25 +5,21 @@
 
 import type { BreakPoints } from './breakPoints';
 import { readFenceLine, reopenLine } from './fenceTracker';
-import {
-  CLOSER,
-  CODE,
-  END,
-  HASHES,
-  HEADING,
-  LineRegions,
-  MARKER,
-  OPENER,
-  TABLE,
-  TEXT,
-} from './lineRegions';
+import * as lineRegions from './lineRegions';
 
 export { CODE, HEADING, MARKER, TABLE, TEXT } from './lineRegions';
+
+// Module-local copies: under tsx every use of an imported name is a getter call (see
+// markdownScanner.ts), and these are read for every line.
+const { CLOSER, CODE, DELIMITER, END, HASHES, HEADING, LineRegions, MARKER, OPENER, TABLE, TEXT } =
+  lineRegions;
 
 const BACKTICK = 96;
 const TILDE = 126;
 const PIPE = 124;
 const HASH = 35;
+const DASH = 45;
+const COLON = 58;
 
 /** A line tracker filling `breaks`; `maxChars` sizes the reopen line of split fences. */
 export function createLineTracker(breaks: BreakPoints, maxChars: number): LineTracker {
@@ -81,11 +77,21 @@ export class LineTracker extends LineRegions {
     else kind = openFence ? CODE : TEXT;
     this.kind = kind;
     this.resolvePending(kind);
-    if (kind === TABLE) this.tableRowStart(contentEnd);
+    if (kind === TABLE) {
+      this.tableRowStart(contentEnd);
+      if (this.openTable!.rows === 2) this.kind = DELIMITER; // settled by markerChar or end
+    }
   }
 
-  /** A character of a MARKER or HASHES line; settles the line once it knows what it is. */
+  /** A character of a MARKER, HASHES or DELIMITER line; settles it once it knows what it is. */
   markerChar(char: number, whitespace: boolean): void {
+    if (this.kind === DELIMITER) {
+      if (!whitespace && char !== PIPE && char !== DASH && char !== COLON) {
+        this.notDelimiterRow();
+        this.settleLine(TABLE);
+      }
+      return;
+    }
     if (this.kind === HASHES) {
       // 1–6 `#` then whitespace (or the line's end, see `end`) is a heading; anything else text.
       if (char === HASH && this.markerRun < 6) this.markerRun++;
@@ -196,7 +202,9 @@ export class LineTracker extends LineRegions {
   /** The current line ends at `nextLineStart`: settles its kind and what it closes. */
   private settleLineAtEnd(nextLineStart: number, contentEnd: number): void {
     if (this.kind === MARKER) this.settleMarkerLine(nextLineStart, contentEnd);
-    else if (this.kind === HASHES) this.settleLine(HEADING); // `##` alone: an empty heading
+    else if (this.kind === HASHES)
+      this.settleLine(HEADING); // `##` alone: an empty heading
+    else if (this.kind === DELIMITER) this.settleLine(TABLE); // a delimiter row
     if (this.kind === HEADING) this.headingEnd(contentEnd);
     if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
     if (this.kind === TABLE) this.tableRowEnd(contentEnd);

@@ -13,7 +13,7 @@ import * as sentenceEnds from './sentenceEnds';
 // Module-local copies of what the per-character loop uses. Compiled to CommonJS (tsx, ts-jest),
 // every use of an imported name is a read of the other module's exports object, under tsx
 // through a getter call: a few per character, together as costly as the scan itself.
-const { MARKER, TABLE, LineTracker } = lineKinds;
+const { MARKER, LineTracker } = lineKinds;
 const {
   WORD_CODE_LENGTH,
   extendWordCode,
@@ -50,9 +50,6 @@ const LINE_FEED = 10;
 const SPACE = 32;
 const TAB = 9;
 const DOT = 46;
-const PIPE = 124;
-const DASH = 45;
-const COLON = 58;
 
 /** A scanner for one text part; `maxChars` sizes the reopen line of split fences. */
 export function createMarkdownScanner(maxChars: number): MarkdownScanner {
@@ -85,8 +82,6 @@ class Scanner implements MarkdownScanner {
   private fullwidthEnd = false;
   // The word so far could be a list marker (`-`, `*`, `+`, `1.`, `1)`) and is first on its line.
   private listMarker = false;
-  // The table row read so far has only `|`, `-`, `:` (and whitespace): a delimiter row.
-  private delimiterRow = false;
 
   constructor(maxChars: number) {
     this.lines = new LineTracker(this.breaks, maxChars);
@@ -125,7 +120,6 @@ class Scanner implements MarkdownScanner {
     let mark = this.sentenceMark;
     let fullwidth = this.fullwidthEnd;
     let marker = this.listMarker;
-    let delimiter = this.delimiterRow;
     const base = this.length;
     for (let index = 0; index < text.length; index++) {
       const char = text.charCodeAt(index);
@@ -157,12 +151,8 @@ class Scanner implements MarkdownScanner {
         lines.start(char, content);
         started = true;
         kind = lines.kind;
-        delimiter = kind === TABLE;
       }
-      if (delimiter && char !== PIPE && char !== DASH && char !== COLON) {
-        delimiter = false;
-        lines.notDelimiterRow();
-      }
+
       if (kind >= MARKER) {
         lines.markerChar(char, false);
         kind = lines.kind;
@@ -234,6 +224,5 @@ class Scanner implements MarkdownScanner {
     this.sentenceMark = mark;
     this.fullwidthEnd = fullwidth;
     this.listMarker = marker;
-    this.delimiterRow = delimiter;
   }
 }
