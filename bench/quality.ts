@@ -69,6 +69,7 @@ function emptyTotals(): Totals {
     endingWithListMarker: 0,
     midRowCuts: 0,
     midRowCutsWhereRowsFit: 0,
+    cjkMidSentenceCuts: 0,
     headerlessTablePieces: 0,
     headerlessWhereRepeated: 0,
     unbalancedFences: 0,
@@ -84,6 +85,7 @@ function add(totals: Totals, quality: BlockQuality): void {
   totals.endingWithListMarker += quality.endingWithListMarker;
   totals.midRowCuts += quality.midRowCuts;
   totals.midRowCutsWhereRowsFit += quality.midRowCutsWhereRowsFit;
+  totals.cjkMidSentenceCuts += quality.cjkMidSentenceCuts;
   totals.headerlessTablePieces += quality.headerlessTablePieces;
   totals.headerlessWhereRepeated += quality.headerlessWhereRepeated;
   totals.unbalancedFences += quality.unbalancedFences;
@@ -91,7 +93,7 @@ function add(totals: Totals, quality: BlockQuality): void {
 }
 
 const HEAD =
-  '| preset | min/max | inputs | blocks | longest / max | end with heading | end with bare list marker | mid-row cuts (rows fit) | headerless table pieces (header fits) | unbalanced fences | text lost |';
+  '| preset | min/max | inputs | blocks | longest / max | end with heading | end with bare list marker | mid-row cuts (rows fit) | headerless table pieces (header fits) | CJK mid-sentence cuts | unbalanced fences | text lost |';
 
 function row(label: string, min: number, max: number, totals: Totals): string {
   const cells = [
@@ -104,6 +106,7 @@ function row(label: string, min: number, max: number, totals: Totals): string {
     totals.endingWithListMarker,
     `${totals.midRowCuts} (${totals.midRowCutsWhereRowsFit})`,
     `${totals.headerlessTablePieces} (${totals.headerlessWhereRepeated})`,
+    totals.cjkMidSentenceCuts,
     totals.unbalancedFences,
     totals.mismatches,
   ];

@@ -9,6 +9,8 @@ const FENCE_OPENER = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSER = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const TABLE_ROW = /^ {0,3}\|/;
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
+const CJK_SENTENCE_END = /[。！？．」』）]/;
 const LIST_MARKER = /^[ \t]*(?:[-*+]|\d{1,9}[.)])$/;
 const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
@@ -108,6 +110,8 @@ export interface BlockQuality {
   midRowCuts: number;
   /** The same, in tables whose every row fits (see rowsFit): those the chunker must avoid. */
   midRowCutsWhereRowsFit: number;
+  /** Cuts between two CJK characters that are not after a sentence end (mid-sentence). */
+  cjkMidSentenceCuts: number;
   /** Blocks holding rows of a GFM table but not its start, without its header + delimiter rows. */
   headerlessTablePieces: number;
   /** The same, for tables whose header is repeated at this maxChars (see repeatsHeader). */
@@ -129,6 +133,7 @@ export function measureBlocks(input: string, blocks: string[], maxChars: number)
     endingWithListMarker: 0,
     midRowCuts: 0,
     midRowCutsWhereRowsFit: 0,
+    cjkMidSentenceCuts: 0,
     headerlessTablePieces: 0,
     headerlessWhereRepeated: 0,
     unbalancedFences: blocks.filter((block) => !fencesBalanced(block)).length,
@@ -150,6 +155,10 @@ export function measureBlocks(input: string, blocks: string[], maxChars: number)
       }
     }
     if (index < blocks.length - 1) {
+      const [before, after] = [input[end - 1] ?? '', input[end] ?? ''];
+      if (CJK.test(before) && CJK.test(after) && !CJK_SENTENCE_END.test(before)) {
+        quality.cjkMidSentenceCuts++;
+      }
       const table = tables.find((candidate) =>
         candidate.rows.some((row) => row.start < end && end < row.end),
       );
