@@ -78,8 +78,6 @@ class Scanner implements MarkdownScanner {
   private wordAllDigits = true;
   private wordIsFirstOnLine = true;
   private sentenceMark = false;
-  // The word ended a fullwidth sentence (。！？．): any text after it starts the next sentence.
-  private fullwidthEnd = false;
   // The word so far could be a list marker (`-`, `*`, `+`, `1.`, `1)`) and is first on its line.
   private listMarker = false;
 
@@ -118,7 +116,6 @@ class Scanner implements MarkdownScanner {
     let allDigits = this.wordAllDigits;
     let firstOnLine = this.wordIsFirstOnLine;
     let mark = this.sentenceMark;
-    let fullwidth = this.fullwidthEnd;
     let marker = this.listMarker;
     const base = this.length;
     for (let index = 0; index < text.length; index++) {
@@ -158,6 +155,13 @@ class Scanner implements MarkdownScanner {
         kind = lines.kind;
       }
       if (!word) {
+        if (wordEnd === position && (isSentencePunctuation(char) || isSentenceCloser(char))) {
+          // Glued to the fullwidth sentence end before it (see below): the break moves on.
+          wordEnd = position + 1;
+          lineContent = position + 1;
+          content = position + 1;
+          continue;
+        }
         // A second word on this line: the gap before it is a break (a sentence end, maybe),
         // unless the first word is a list marker.
         if (wordEnd >= 0) {
@@ -172,17 +176,6 @@ class Scanner implements MarkdownScanner {
         size = 0;
         allDigits = true;
         mark = false;
-        fullwidth = false;
-      } else if (fullwidth && !isSentencePunctuation(char) && !isSentenceCloser(char)) {
-        // Text right after a fullwidth sentence end: a sentence break with no space.
-        lines.commitInline(position, true);
-        firstOnLine = false;
-        marker = false;
-        code = 0;
-        size = 0;
-        allDigits = true;
-        mark = false;
-        fullwidth = false;
       }
       const lowerCase = char | 32;
       if (lowerCase >= 97 && lowerCase <= 122) {
@@ -197,7 +190,13 @@ class Scanner implements MarkdownScanner {
             char === DOT &&
             (isAbbreviation(code) || (firstOnLine && allDigits && size > 0))
           );
-          fullwidth = char > 0xff;
+          if (char > 0xff) {
+            // A fullwidth end (。！？．): the word ends here, so text right after it, even
+            // with no space, starts the next sentence (and the gap is a sentence break).
+            word = false;
+            wordEnd = position + 1;
+            endsSentence = true;
+          }
         } else if (!isSentenceCloser(char)) {
           mark = false;
         }
@@ -222,7 +221,6 @@ class Scanner implements MarkdownScanner {
     this.wordAllDigits = allDigits;
     this.wordIsFirstOnLine = firstOnLine;
     this.sentenceMark = mark;
-    this.fullwidthEnd = fullwidth;
     this.listMarker = marker;
   }
 }
