@@ -150,7 +150,8 @@ export function measureBlocks(input: string, blocks: string[], maxChars: number)
       const lineStart = input.lastIndexOf('\n', end - lastLine.length - 1) + 1;
       const lineEnd = input.indexOf('\n', end);
       const rest = input.slice(end, lineEnd < 0 ? input.length : lineEnd);
-      if (input.slice(lineStart, end).trim() === lastLine && rest.trim() !== '') {
+      // (A marker is followed by a space: "*em*" cut after "*" is a hard cut, not a marker.)
+      if (input.slice(lineStart, end).trim() === lastLine && /^[ \t]+\S/.test(rest)) {
         quality.endingWithListMarker++;
       }
     }

@@ -169,11 +169,12 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
     // A hard cut right after a heading or a list marker (only whitespace between) would end
     // the block with it: cut at the line break before it instead.
     // (Failing a line break, after the headings the block starts with: they go alone.)
+    const hard = Math.max(this.notInsidePair(high), cursor + 1);
     const held = Math.max(
-      breaks.headingEnd.lastInRange(cursor + 1, high),
-      breaks.listMarker.lastInRange(cursor + 1, high),
+      breaks.headingEnd.lastInRange(cursor + 1, hard),
+      breaks.listMarker.lastInRange(cursor + 1, hard),
     );
-    if (held > 0 && this.isBlank(held, high)) {
+    if (held > 0 && this.isBlank(held, hard)) {
       let before = Math.max(
         breaks.paragraph.lastInRange(cursor + 1, held),
         breaks.newline.lastInRange(cursor + 1, held),
@@ -181,7 +182,7 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
       if (before < 0) before = breaks.headingEnd.lastInRange(cursor + 1, held - 1);
       if (before > 0) return this.cut(blocks, before, null, reason);
     }
-    this.cut(blocks, Math.max(this.notInsidePair(high), cursor + 1), null, reason);
+    this.cut(blocks, hard, null, reason);
   }
 
   /**

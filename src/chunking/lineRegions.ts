@@ -81,7 +81,7 @@ export abstract class LineRegions {
     // A line still unsettled, a heading, a table row that may grow, or a bare list marker.
     if (
       this.started &&
-      (kind >= MARKER || kind === HEADING || kind === TABLE || lineIsListMarker)
+      (kind >= MARKER || kind === HEADING || kind === TABLE || (lineIsListMarker && kind === TEXT))
     ) {
       end = this.contentEndBeforeLine;
     }
