@@ -74,6 +74,13 @@ describe('createBlockChunker: headings and list markers', () => {
     ]);
   });
 
+  it('holds back no list-marker-like line in code: a flush never leaves an empty code block', () => {
+    expect(blocksOf({ minChars: 100, maxChars: 200 }, ['```\n    1', ';\n```'], 0)).toEqual([
+      'idle: ```\n    1\n```',
+      '```\n;\n```',
+    ]);
+  });
+
   it('a heading that cannot share a block with the table after it goes alone', () => {
     const text = '# The results of it all\n| name | value |\n|---|---|\n| a | 1 |';
     expect(blocksOf({ minChars: 10, maxChars: 40 }, [text])).toEqual([
