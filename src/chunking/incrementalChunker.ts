@@ -158,7 +158,8 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
         return this.cut(blocks, hard, region, reason);
       }
     }
-    // A heading just before a table or fence that cannot share its block: the heading goes alone.
+    // A heading just before a region (a fence, a marker line) that cannot share its block with
+    // it: the heading goes alone.
     const heading = region ? breaks.headingEnd.lastInRange(cursor + 1, region.start) : -1;
     if (heading > 0) return this.cut(blocks, heading, null, reason);
     if (region?.kind === 'heading') {
@@ -189,8 +190,7 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
    * Where to cut inside a table that does not fit, or -1: after the last row that ends in reach
    * (even below minChars); else after a heading just before the table (it goes alone rather
    * than part the header from its delimiter row); else between the header and delimiter rows;
-   * else between two words of a row. (A heading is never a region, so a cut after it is only
-   * here and in cutForced's rule for fences.)
+   * else between two words of a row.
    */
   private tableCut(table: TableRegion, low: number, high: number): number {
     const breaks = this.scanner.breaks;
