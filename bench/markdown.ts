@@ -62,8 +62,28 @@ const CODE = [
   '}',
 ];
 
-/** About `size` characters of markdown. */
-export function generateMarkdown(size: number, seed = 7): string {
+const CJK = [
+  '流式',
+  '输出',
+  '的',
+  '文本',
+  '会',
+  '被',
+  '切成',
+  '小块',
+  '发送',
+  '给',
+  '用户',
+  '频道',
+];
+
+/**
+ * About `size` characters of markdown. With `rich`, one part in four is instead an ATX heading
+ * before its section, a GFM table (header, delimiter row, 2–40 rows) or a paragraph of Chinese
+ * sentences with no spaces (for `npm run bench:quality`); without it the text is what the
+ * chunker benchmark has always measured.
+ */
+export function generateMarkdown(size: number, seed = 7, rich = false): string {
   const random = seededRandom(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
   const sentence = () => {
@@ -75,10 +95,25 @@ export function generateMarkdown(size: number, seed = 7): string {
     Array.from({ length: 2 + Math.floor(random() * 6) }, () => pick(CODE)).join(' ');
   const parts: string[] = [];
   let length = 0;
+  const cjkSentence = () =>
+    Array.from({ length: 4 + Math.floor(random() * 12) }, () => pick(CJK)).join('') +
+    pick(['。', '。', '！', '？']);
+  const tableRow = (cells: number) =>
+    `| ${Array.from({ length: cells }, () => pick(WORDS)).join(' | ')} |`;
   while (length < size) {
     const kind = random();
     let part: string;
-    if (kind < 0.5) {
+    const richKind = rich ? random() : 1;
+    if (richKind < 0.1) {
+      const section = Array.from({ length: 1 + Math.floor(random() * 4) }, sentence).join(' ');
+      part = `${'#'.repeat(1 + Math.floor(random() * 3))} ${sentence().slice(0, -1)}\n\n${section}`;
+    } else if (richKind < 0.18) {
+      const cells = 2 + Math.floor(random() * 4);
+      const rows = Array.from({ length: 2 + Math.floor(random() * 39) }, () => tableRow(cells));
+      part = [tableRow(cells), `|${'---|'.repeat(cells)}`, ...rows].join('\n');
+    } else if (richKind < 0.25) {
+      part = Array.from({ length: 3 + Math.floor(random() * 10) }, cjkSentence).join('');
+    } else if (kind < 0.5) {
       part = Array.from({ length: 1 + Math.floor(random() * 5) }, sentence).join(' ');
     } else if (kind < 0.7) {
       part = Array.from({ length: 2 + Math.floor(random() * 5) }, () => `- ${sentence()}`).join(

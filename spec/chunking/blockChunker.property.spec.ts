@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { createBlockChunker, type BlockChunkerOptions } from '../../src/chunking/blockChunker';
 import { chunkingOptions, deltaSizes, markdown, splitText } from './markdownArbitrary';
+import { measureBlocks } from './blockQuality';
 import { fencesBalanced, hasEmptyCodeBlock, joinMismatch } from './markdownChecks';
 
 // Fixed; CHUNKER_SEED explores other seeds by hand.
@@ -35,6 +36,28 @@ function expectWellFormed(input: string, blocks: string[], maxChars: number, fen
   expect(joinMismatch(input, blocks)).toBeNull();
 }
 
+/**
+ * What a reader sees (blockQuality.ts, independent of src): no block but the last ends with a
+ * heading or a bare list marker; no cut inside a row of a table whose rows all fit; every block
+ * holding rows of a table but not its start begins with its header and delimiter rows (when the
+ * header takes at most half of maxChars).
+ */
+function expectReadable(input: string, blocks: string[], maxChars: number) {
+  const quality = measureBlocks(input, blocks, maxChars);
+  const found = {
+    mismatch: quality.mismatch,
+    endingWithHeading: quality.endingWithHeading,
+    endingWithListMarker: quality.endingWithListMarker,
+    midRowCutsWhereRowsFit: quality.midRowCutsWhereRowsFit,
+    headerlessWhereRepeated: quality.headerlessWhereRepeated,
+  };
+  const clean = { ...found, mismatch: null };
+  for (const key of Object.keys(clean) as Array<keyof typeof clean>) {
+    if (key !== 'mismatch') (clean[key] as number) = 0;
+  }
+  expect({ blocks, ...found }).toEqual({ blocks, ...clean });
+}
+
 describe('createBlockChunker properties (fast-check, fixed seeds)', () => {
   it('mode end: blocks ≤ maxChars, balanced fences, the input again, the same for any deltas', () => {
     fc.assert(
@@ -42,6 +65,7 @@ describe('createBlockChunker properties (fast-check, fixed seeds)', () => {
         const whole = chunk({ ...options, mode: 'end' }, [input]);
         expect(chunk({ ...options, mode: 'end' }, splitText(input, sizes))).toEqual(whole);
         expectWellFormed(input, whole, options.maxChars, true);
+        expectReadable(input, whole, options.maxChars);
       }),
       { numRuns: 1000, seed: SEED },
     );
@@ -58,6 +82,7 @@ describe('createBlockChunker properties (fast-check, fixed seeds)', () => {
           const deltas = splitText(input, sizes);
           const blocks = chunk({ ...options, mode: 'stream' }, deltas, new Set(flushPoints));
           expectWellFormed(input, blocks, options.maxChars, true);
+          expectReadable(input, blocks, options.maxChars);
         },
       ),
       { numRuns: 1000, seed: SEED + 1 },

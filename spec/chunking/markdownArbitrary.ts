@@ -1,5 +1,6 @@
-// Random markdown for the chunker properties: paragraphs, lists, fences (blank lines inside,
-// sometimes unclosed), tables, indented code, long words, emoji and CJK; and random deltas.
+// Random markdown for the chunker properties: paragraphs, lists, headings, fences (blank lines
+// inside, sometimes unclosed), tables (with and without a header), indented code, long words,
+// emoji and CJK (sentences with and without spaces); and random deltas.
 
 import fc from 'fast-check';
 
@@ -83,6 +84,46 @@ const table = fc
   )
   .map((rows) => rows.join('\n'));
 
+const cells = fc
+  .array(fc.constantFrom('a', 'bb', '1', '漢', '😀', 'long cell text'), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .map((items) => `| ${items.join(' | ')} |`);
+
+/** A GFM table: header row, delimiter row, body rows. */
+const gfmTable = fc
+  .tuple(
+    fc.integer({ min: 1, max: 4 }),
+    fc.constantFrom('---', ':--', '--:', ':-:', '-'),
+    fc.array(cells, { minLength: 1, maxLength: 12 }),
+  )
+  .map(([columns, dashes, rows]) =>
+    [`| ${'h | '.repeat(columns)}`.trimEnd(), `|${` ${dashes} |`.repeat(columns)}`, ...rows].join(
+      '\n',
+    ),
+  );
+
+/** An ATX heading (short: it always fits a block) with its section after it. */
+const heading = fc
+  .tuple(
+    fc.integer({ min: 1, max: 6 }),
+    fc.array(plainWord, { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('\n', '\n\n'),
+  )
+  .map(([level, words, gap]) => `${'#'.repeat(level)} ${words.join(' ')}${gap}`);
+
+/** Chinese sentences without spaces between them. */
+const cjkParagraph = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('这是一个句子', '流式输出', '文本', '会被切成小块发送给用户'),
+      fc.constantFrom('。', '！', '？', '．', '。」'),
+    ),
+    { minLength: 1, maxLength: 12 },
+  )
+  .map((sentences) => sentences.map(([text, end]) => text + end).join(''));
+
 const indentedCode = fc
   .array(codeLine, { minLength: 1, maxLength: 4 })
   .map((lines) => lines.map((code) => `    ${code}`).join('\n'));
@@ -93,14 +134,20 @@ const part = fc.oneof(
   { weight: 3, arbitrary: fence.map(({ open, closer }) => open + closer) },
   { weight: 2, arbitrary: table },
   { weight: 1, arbitrary: indentedCode },
+  { weight: 2, arbitrary: gfmTable },
+  { weight: 1, arbitrary: cjkParagraph },
 );
+/** A part, after a heading sometimes. */
+const section = fc
+  .tuple(fc.option(heading, { freq: 3 }), part)
+  .map(([title, body]) => (title ?? '') + body);
 const gap = fc.constantFrom('\n\n', '\n\n', '\n', '\n\n\n', ' \n\n', '\n \n');
 
 /** A markdown document; one in four ends inside a fence that is never closed. */
 export const markdown = fc
   .tuple(
-    part,
-    fc.array(fc.tuple(gap, part), { maxLength: 10 }),
+    section,
+    fc.array(fc.tuple(gap, section), { maxLength: 10 }),
     fc.option(fc.tuple(gap, fence), { freq: 3 }),
   )
   .map(

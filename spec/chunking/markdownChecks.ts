@@ -45,6 +45,15 @@ export function hasEmptyCodeBlock(text: string): boolean {
 const WHITESPACE = /\s/;
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})[^\n]*/;
 
+/** Where one block's text lies in the input: [start, end), inserted fence and header lines aside. */
+export interface BlockSpan {
+  start: number;
+  end: number;
+}
+
+const TABLE_HEADER =
+  /^ {0,3}\|[^\n]*\n {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*(?:\n|$)/;
+
 /**
  * Checks that the blocks, with the fence lines the chunker added removed, are the input up to
  * whitespace at the cuts. A block's first line may be a synthetic reopen and its last line a
@@ -52,6 +61,16 @@ const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})[^\n]*/;
  * the previous block. Returns null when it holds, else what went wrong.
  */
 export function joinMismatch(input: string, blocks: string[]): string | null {
+  const aligned = alignBlocks(input, blocks);
+  return typeof aligned === 'string' ? aligned : null;
+}
+
+/**
+ * Finds each block in the input (see joinMismatch; a block may also start with a repeated table
+ * header + delimiter row that the input has elsewhere). Returns the spans, or what went wrong.
+ */
+export function alignBlocks(input: string, blocks: string[]): BlockSpan[] | string {
+  const spans: BlockSpan[] = [];
   let at = 0;
   let mayDropCloser = false;
   const skipWhitespace = (from: number) => {
@@ -69,6 +88,11 @@ export function joinMismatch(input: string, blocks: string[]): string | null {
       variants.push({ body: reopened, closer: false });
       if (closed(reopened)) variants.push({ body: closed(reopened)!, closer: true });
     }
+    if (lines.length > 2 && TABLE_HEADER.test(block)) {
+      const body = lines.slice(2);
+      variants.push({ body, closer: false });
+      if (closed(body)) variants.push({ body: closed(body)!, closer: true });
+    }
     const starts = [skipWhitespace(at)];
     if (mayDropCloser) {
       const closerMatch = FENCE_LINE.exec(input.slice(starts[0]));
@@ -83,6 +107,7 @@ export function joinMismatch(input: string, blocks: string[]): string | null {
       return `block ${index} ${JSON.stringify(block)} does not continue the input at ${at}: ${JSON.stringify(input.slice(at, at + 80))}`;
     }
     at = found.start + found.text.length;
+    spans.push({ start: found.start, end: at });
     mayDropCloser = found.closer;
   }
   let rest = skipWhitespace(at);
@@ -91,6 +116,6 @@ export function joinMismatch(input: string, blocks: string[]): string | null {
     if (closerMatch) rest = skipWhitespace(rest + closerMatch[0].length);
   }
   return rest === input.length
-    ? null
+    ? spans
     : `input left after the blocks: ${JSON.stringify(input.slice(rest, rest + 80))}`;
 }

@@ -22,6 +22,9 @@ function scanned(text: string, deltas = [text]) {
     fenceNewline: positions(breaks.fenceNewline),
     fenceWhitespace: positions(breaks.fenceWhitespace),
     tableNewline: positions(breaks.tableNewline),
+    headingWhitespace: positions(breaks.headingWhitespace),
+    headingEnd: positions(breaks.headingEnd),
+    listMarker: positions(breaks.listMarker),
   };
 }
 
@@ -37,6 +40,9 @@ describe('createMarkdownScanner', () => {
       fenceNewline: [],
       fenceWhitespace: [],
       tableNewline: [],
+      headingWhitespace: [],
+      headingEnd: [],
+      listMarker: [],
     });
   });
 
@@ -47,13 +53,36 @@ describe('createMarkdownScanner', () => {
   });
 
   it('puts breaks inside fences and tables in their own queues; the opener line has none', () => {
-    const text = '```js x\na b\nc\n```\n| r |\n| s |\nend';
+    // No break between a header row and its delimiter row: they go out together.
+    const text = '```js x\na b\nc\n```\n| r |\n|---|\n| t |\nend';
     const result = scanned(text);
     expect(result.fenceWhitespace).toEqual([9]);
     expect(result.fenceNewline).toEqual([11, 13]);
-    expect(result.tableNewline).toEqual([23]);
-    expect(result.newline).toEqual([17, 29]);
+    expect(result.tableNewline).toEqual([29]);
+    expect(result.newline).toEqual([17, 35]);
     expect(result.whitespace).toEqual([]);
+    // Without a delimiter row there is no header: the first two rows may part.
+    expect(scanned('| r |\n| s |\n| t |').tableNewline).toEqual([5, 11]);
+  });
+
+  it('holds back the breaks of a heading line and the gap after a list marker', () => {
+    //                      0123456 7890123456789 0123456789
+    const heading = scanned('Intro.\n## Head line\nBody text');
+    expect(heading.newline).toEqual([6]);
+    expect(heading.headingWhitespace).toEqual([9, 14]);
+    expect(heading.headingEnd).toEqual([19]);
+    expect(heading.whitespace).toEqual([24]);
+    expect(scanned('#hashtag here\n####### seven').whitespace).toEqual([8, 21]);
+    const list = scanned('- item one\n2. two\n12 apples\n*em* x');
+    expect(list.listMarker).toEqual([1, 13]);
+    expect(list.whitespace).toEqual([6, 20, 32]);
+  });
+
+  it('reads a fullwidth sentence end followed by text as a sentence break without a space', () => {
+    expect(scanned('第一句。第二句！x').sentence).toEqual([4, 8]);
+    expect(scanned('他说「好。」然后').sentence).toEqual([6]);
+    expect(scanned('半角．全角？是').sentence).toEqual([3, 6]);
+    expect(scanned('end.Next').sentence).toEqual([]);
   });
 
   it('does not read an indented ``` as a fence', () => {
@@ -61,7 +90,9 @@ describe('createMarkdownScanner', () => {
   });
 
   it('finds the same breaks however the text is split', () => {
-    const text = 'Para one. Two e.g. three.\n\n```py\nx = 1\n\ny\n```\n| a |\n| b |\nend of it';
+    const text =
+      'Para one. Two e.g. three.\n\n```py\nx = 1\n\ny\n```\n| a |\n| b |\nend of it\n' +
+      '## A head\n- item 1) x\n##nope\n第一句。第二句」x';
     const whole = scanned(text);
     for (let cut = 1; cut < text.length; cut++) {
       expect(scanned(text, [text.slice(0, cut), text.slice(cut)])).toEqual(whole);

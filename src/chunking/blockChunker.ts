@@ -27,6 +27,20 @@ export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from 
  *   the next block's start; every block, with those lines, is ≤ maxChars; no code block is empty.
  *   (That needs room for the opener line, a closer and some code: a fence whose opener line
  *   crowds maxChars is reopened without its info string, or cut as plain text as a last resort.)
+ * - A heading belongs to its section: no block but the last ends with an ATX heading line, nor
+ *   between a list marker and its item text; the cut moves to the line break before them, even
+ *   below minChars. (A heading goes alone only when what starts its section cannot share a
+ *   block with it: a table's header and delimiter rows, or a fence too long to split there.)
+ * - A table that does not fit is cut only between rows when a row ends in reach (even below
+ *   minChars), never between its header and delimiter rows while a later row will do. Every
+ *   continuation block of a GFM table starts with its header and delimiter rows, counted inside
+ *   maxChars, like a reopened fence; a header taking more than half of maxChars is not repeated.
+ * - `。！？．` (and `.!?`) end a sentence; the fullwidth ones (closing quotes and brackets may
+ *   follow) end it even with no space after them, so Chinese and Japanese text is cut after a
+ *   sentence rather than mid-sentence.
+ * - A flush (idle, before a tool) holds back what could still change meaning: a line that may
+ *   become a fence line, a trailing heading, a bare list marker, a table row still being written,
+ *   a table whose header rows are not complete.
  * - `flushOnParagraph`: cut at the first paragraph break that gives ≥ minChars (reason
  *   `paragraph` while streaming) instead of the last.
  * - Whitespace at cuts is trimmed (the indentation of a block's first line is kept); no block is

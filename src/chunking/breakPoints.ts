@@ -97,6 +97,12 @@ export interface BreakPoints {
   tableNewline: BreakQueue;
   /** Between two words of a table row. */
   tableWhitespace: BreakQueue;
+  /** Between two words of a heading: only when the heading alone is longer than a block. */
+  headingWhitespace: BreakQueue;
+  /** After a heading line: never a cut; one in range moves the cut before the heading. */
+  headingEnd: BreakQueue;
+  /** After a list marker that starts a line: never a cut; one in range moves the cut before it. */
+  listMarker: BreakQueue;
 }
 
 /** Fresh, empty queues. */
@@ -110,6 +116,9 @@ export function createBreakPoints(): BreakPoints {
     fenceWhitespace: createBreakQueue(),
     tableNewline: createBreakQueue(),
     tableWhitespace: createBreakQueue(),
+    headingWhitespace: createBreakQueue(),
+    headingEnd: createBreakQueue(),
+    listMarker: createBreakQueue(),
   };
 }
 

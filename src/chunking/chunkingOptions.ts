@@ -52,7 +52,8 @@ export interface BlockChunker {
   /**
    * Sends what is held, even below minChars, keeping the markdown state: an open fence is
    * closed at the end of the block and reopened in the next. A last line that could still
-   * become a fence opener or closer, or a fence with no code yet, stays held.
+   * become a fence opener or closer, a fence with no code yet, a trailing heading, a bare list
+   * marker, a table row still being written or a table without its delimiter row yet stays held.
    */
   flush(reason: BlockReason): ChunkBlock[];
   /** The text is complete: sends everything and starts afresh for the next text. */

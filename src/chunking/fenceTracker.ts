@@ -33,11 +33,27 @@ export interface TableRegion {
   breakBefore: number;
   /** After the last non-whitespace character of its last row; Infinity while it may grow. */
   end: number;
+  /** End of the text before its first row (after its last non-whitespace character). */
+  contentEndBefore: number;
+  /** Rows started so far. */
+  rows: number;
+  /** After the last non-whitespace character of its first row; -1 until the second starts. */
+  firstRowEnd: number;
+  /** After the last non-whitespace character of its second row; -1 until that row is read. */
+  headerEnd: number;
+  /**
+   * The lines a continuation block starts with (header row, delimiter row, line feed), '' when
+   * they are not repeated; set by the chunker at its first cut after the header rows.
+   */
+  header: string | undefined;
 }
 
-/** A line that may still become a fence opener (its end not read yet): kept whole too. */
+/**
+ * A line that may still become a fence opener or a heading (its end not read yet), or an ATX
+ * heading line: kept whole too.
+ */
 export interface MarkerLineRegion {
-  kind: 'marker-line';
+  kind: 'marker-line' | 'heading';
   start: number;
   breakBefore: number;
   end: number;

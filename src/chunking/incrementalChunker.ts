@@ -1,23 +1,16 @@
-// The incremental block chunker: appended text in, blocks out. It keeps the text it holds and
-// the scanner's break queues; choosing a cut looks only at a few queue ends, never at the text.
-// Options are checked by createBlockChunker (blockChunker.ts), which documents the behaviour.
+// The incremental block chunker: appended text in, blocks out. The text it holds and the cut
+// itself live in HeldText (heldText.ts); this file chooses where to cut, looking only at a few
+// ends of the scanner's break queues, never at the text. Options are checked by
+// createBlockChunker (blockChunker.ts), which documents the behaviour.
 
-import type { z } from 'zod';
-import { dropBreaksThrough, type BreakQueue } from './breakPoints';
-import {
-  type BlockChunkerOptions,
-  type BlockChunker,
-  type BlockReason,
-  type ChunkBlock,
-} from './chunkingOptions';
-import type { FenceRegion } from './fenceTracker';
-import { createMarkdownScanner, type MarkdownScanner } from './markdownScanner';
+import { type BlockChunker, type BlockReason, type ChunkBlock } from './chunkingOptions';
+import type { TableRegion } from './fenceTracker';
+import { closerLength, HeldText, type ParsedOptions } from './heldText';
+
+export type { ParsedOptions } from './heldText';
 
 /** In mode `end`, appended text is scanned once this much has gathered. */
 const END_MODE_SCAN_BATCH = 1024;
-
-/** createBlockChunker's options, checked and with defaults filled in. */
-export type ParsedOptions = z.output<typeof BlockChunkerOptions>;
 
 /**
  * The state and cut logic behind createBlockChunker (blockChunker.ts documents the rules).
@@ -26,26 +19,14 @@ export type ParsedOptions = z.output<typeof BlockChunkerOptions>;
  * methods their optimized code is shared by all chunkers and survives a GC that frees one; as
  * closures each chunker had its own functions, re-optimized from scratch after every full GC.
  */
-export class IncrementalChunker implements BlockChunker {
+export class IncrementalChunker extends HeldText implements BlockChunker {
   private readonly minChars: number;
-  private readonly maxChars: number;
   private readonly flushOnParagraph: boolean;
   private readonly mode: 'stream' | 'end';
   private readonly earlyKinds: number;
   // The longest synthetic closer a block can get: a fence gets a reopen line (and so a closer)
   // only when its marker fits twice in maxChars (see reopenLine).
   private readonly longestCloser: number;
-  private scanner: MarkdownScanner;
-  // The free break queues of the current scanner, best kind first.
-  private freeQueues: BreakQueue[];
-  // Appended text the scanner has not read yet (see `append`); it joins `buffer` once read.
-  private unscanned = '';
-  private buffer = '';
-  private bufferStart = 0;
-  private cursor = 0;
-  private needsSkip = true;
-  // The fence the next block starts inside (it gets the reopen line), or null.
-  private startFence: FenceRegion | null = null;
   // The window [low, high] of block ends that respect minChars and maxChars (set by `window`,
   // kept in two fields rather than a fresh tuple on every delta).
   private low = 0;
@@ -62,15 +43,13 @@ export class IncrementalChunker implements BlockChunker {
   });
 
   constructor(options: ParsedOptions) {
+    super(options);
     const { minChars, maxChars, breakPreference } = options;
     this.minChars = minChars;
-    this.maxChars = maxChars;
     this.flushOnParagraph = options.flushOnParagraph;
     this.mode = options.mode;
     this.earlyKinds = breakPreference === 'paragraph' ? 1 : breakPreference === 'newline' ? 2 : 3;
     this.longestCloser = (maxChars - 1) >> 1;
-    this.scanner = createMarkdownScanner(maxChars);
-    this.freeQueues = freeQueuesOf(this.scanner);
   }
 
   append(text: string): ChunkBlock[] {
@@ -101,13 +80,7 @@ export class IncrementalChunker implements BlockChunker {
     this.scanAppended();
     this.scanner.finish();
     this.drainAll(blocks, this.scanner.contentEnd, reason);
-    this.scanner = createMarkdownScanner(this.maxChars);
-    this.freeQueues = freeQueuesOf(this.scanner);
-    this.buffer = '';
-    this.bufferStart = 0;
-    this.cursor = 0;
-    this.needsSkip = true;
-    this.startFence = null;
+    this.reset();
     return blocks;
   }
 
@@ -116,72 +89,8 @@ export class IncrementalChunker implements BlockChunker {
     return this.scanner.contentEnd > this.cursor;
   }
 
-  private prefixLength(): number {
-    const fence = this.startFence;
-    return fence?.reopen ? fence.reopen.length + 1 : 0;
-  }
-
-  private fenceOpenAt(end: number): FenceRegion | null {
-    const fence = this.scanner.openFence;
-    return fence && end > fence.start ? fence : null;
-  }
-
-  private blockLength(end: number): number {
-    return this.prefixLength() + (end - this.cursor) + closerLength(this.fenceOpenAt(end));
-  }
-
-  /** Moves the cursor past whitespace (keeping a line's indentation); false if none is left. */
-  private settleCursor(end: number): boolean {
-    for (;;) {
-      if (this.needsSkip) {
-        const buffer = this.buffer;
-        const bufferStart = this.bufferStart;
-        let position = this.cursor;
-        let lineStart = -1;
-        while (position < end) {
-          const char = buffer.charCodeAt(position - bufferStart);
-          if (char === 10) lineStart = position + 1;
-          else if (char !== 32 && char !== 9 && char !== 13 && char !== 11 && char !== 12) break;
-          position++;
-        }
-        if (position >= end) return false;
-        this.cursor = lineStart >= 0 ? lineStart : position;
-        this.needsSkip = false;
-      }
-      const fence = this.startFence;
-      // The rest of a reopened fence is only its closer: the last block's closer stands for it.
-      if (fence && fence.end !== Infinity && fence.lastContentEnd <= this.cursor) {
-        this.cursor = fence.end;
-        this.startFence = null;
-        this.needsSkip = true;
-        continue;
-      }
-      return true;
-    }
-  }
-
-  private cut(blocks: ChunkBlock[], end: number, fence: FenceRegion | null, reason: BlockReason) {
-    const bufferStart = this.bufferStart;
-    const body = this.buffer.slice(this.cursor - bufferStart, end - bufferStart).trimEnd();
-    if (body.trim() !== '') {
-      const opener = this.startFence?.reopen ? `${this.startFence.reopen}\n` : '';
-      const closer = fence?.reopen ? `\n${fence.marker}` : '';
-      blocks.push({ text: opener + body + closer, reason });
-    }
-    this.cursor = end;
-    this.startFence = fence?.reopen ? fence : null;
-    this.needsSkip = true;
-    dropBreaksThrough(this.scanner.breaks, end);
-    // Let go of sent text once it is most of the buffer: amortised O(1) per character.
-    const sent = end - bufferStart;
-    if (sent > 1024 && sent * 2 > this.buffer.length) {
-      this.buffer = this.buffer.slice(sent);
-      this.bufferStart = end;
-    }
-  }
-
   private window(end: number): void {
-    const prefix = this.prefixLength();
+    const prefix = this.prefix.length;
     this.low = this.cursor + Math.max(1, this.minChars - prefix);
     this.high = Math.min(this.cursor + this.maxChars - prefix, end);
   }
@@ -213,16 +122,27 @@ export class IncrementalChunker implements BlockChunker {
       const position = queue.lastInRange(low, high);
       if (position > 0) return this.cut(blocks, position, null, reason);
     }
+    const breaks = this.scanner.breaks;
+    // The best break would end the block with a heading or a bare list marker: cut at the line
+    // break before instead, even below minChars.
+    if (
+      breaks.headingEnd.lastInRange(low, high) > 0 ||
+      breaks.listMarker.lastInRange(low, high) > 0 ||
+      breaks.headingWhitespace.lastInRange(low, high) > 0
+    ) {
+      const before = Math.max(
+        breaks.paragraph.lastInRange(cursor + 1, high),
+        breaks.newline.lastInRange(cursor + 1, high),
+      );
+      if (before > 0) return this.cut(blocks, before, null, reason);
+    }
     const region = this.scanner.regionContaining(high, cursor);
     if (region && region.breakBefore > cursor) {
       return this.cut(blocks, region.breakBefore, null, reason);
     }
-    const breaks = this.scanner.breaks;
     if (region?.kind === 'table') {
-      for (const queue of [breaks.tableNewline, breaks.tableWhitespace]) {
-        const position = queue.lastInRange(low, high);
-        if (position > 0) return this.cut(blocks, position, null, reason);
-      }
+      const position = this.tableCut(region, low, high);
+      if (position > 0) return this.cut(blocks, position, null, reason);
     }
     if (region?.kind === 'fence' && region.reopen !== null && high > region.contentStart) {
       const codeHigh = high - closerLength(region);
@@ -238,25 +158,49 @@ export class IncrementalChunker implements BlockChunker {
         return this.cut(blocks, hard, region, reason);
       }
     }
-    this.cut(blocks, Math.max(this.notInsidePair(high), cursor + 1), null, reason);
+    // A heading just before a region (a fence, a marker line) that cannot share its block with
+    // it: the heading goes alone.
+    const heading = region ? breaks.headingEnd.lastInRange(cursor + 1, region.start) : -1;
+    if (heading > 0) return this.cut(blocks, heading, null, reason);
+    if (region?.kind === 'heading') {
+      // A heading longer than a block: between two of its words rather than through one.
+      const inHeading = breaks.headingWhitespace.lastInRange(low, high);
+      if (inHeading > 0) return this.cut(blocks, inHeading, null, reason);
+    }
+    // A hard cut right after a heading or a list marker (only whitespace between) would end
+    // the block with it: cut at the line break before it instead.
+    // (Failing a line break, after the headings the block starts with: they go alone.)
+    const hard = Math.max(this.notInsidePair(high), cursor + 1);
+    const held = Math.max(
+      breaks.headingEnd.lastInRange(cursor + 1, hard),
+      breaks.listMarker.lastInRange(cursor + 1, hard),
+    );
+    if (held > 0 && this.isBlank(held, hard)) {
+      let before = Math.max(
+        breaks.paragraph.lastInRange(cursor + 1, held),
+        breaks.newline.lastInRange(cursor + 1, held),
+      );
+      if (before < 0) before = breaks.headingEnd.lastInRange(cursor + 1, held - 1);
+      if (before > 0) return this.cut(blocks, before, null, reason);
+    }
+    this.cut(blocks, hard, null, reason);
   }
 
-  /** True when the held text in [from, to) is only whitespace (a hard cut, so rare). */
-  private isBlank(from: number, to: number): boolean {
-    return this.buffer.slice(from - this.bufferStart, to - this.bufferStart).trim() === '';
-  }
-
-  /** `position`, moved back one if it would split a surrogate pair. */
-  private notInsidePair(position: number): number {
-    const before = this.buffer.charCodeAt(position - 1 - this.bufferStart);
-    return before >= 0xd800 && before <= 0xdbff ? position - 1 : position; // a high surrogate
-  }
-
-  private scanAppended(): void {
-    if (this.unscanned === '') return;
-    this.scanner.scan(this.unscanned);
-    this.buffer += this.unscanned;
-    this.unscanned = '';
+  /**
+   * Where to cut inside a table that does not fit, or -1: after the last row that ends in reach
+   * (even below minChars); else after a heading just before the table (it goes alone rather
+   * than part the header from its delimiter row); else between the header and delimiter rows;
+   * else between two words of a row.
+   */
+  private tableCut(table: TableRegion, low: number, high: number): number {
+    const breaks = this.scanner.breaks;
+    const cursor = this.cursor;
+    const row = breaks.tableNewline.lastInRange(cursor + 1, high);
+    if (row > 0) return row;
+    const heading = breaks.headingEnd.lastInRange(cursor + 1, table.start);
+    if (heading > 0) return heading;
+    if (table.firstRowEnd > cursor && table.firstRowEnd <= high) return table.firstRowEnd;
+    return breaks.tableWhitespace.lastInRange(low, high);
   }
 
   /**
@@ -266,7 +210,7 @@ export class IncrementalChunker implements BlockChunker {
    */
   private noCutPossible(): boolean {
     const held = this.bufferStart + this.buffer.length + this.unscanned.length - this.cursor;
-    const prefix = this.prefixLength();
+    const prefix = this.prefix.length;
     return (
       held < Math.max(1, this.minChars - prefix) &&
       prefix + held + this.longestCloser <= this.maxChars
@@ -292,13 +236,4 @@ export class IncrementalChunker implements BlockChunker {
       }
     }
   }
-}
-
-function closerLength(fence: FenceRegion | null): number {
-  return fence?.reopen ? fence.marker.length + 1 : 0;
-}
-
-function freeQueuesOf(scanner: MarkdownScanner): BreakQueue[] {
-  const { paragraph, newline, sentence, whitespace } = scanner.breaks;
-  return [paragraph, newline, sentence, whitespace];
 }

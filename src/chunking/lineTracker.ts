@@ -1,28 +1,25 @@
 // The line-level half of the markdown scanner: what kind each line is (text, table row, code,
-// fence opener or closer), the break at each line's end, and the regions (fences, tables) that
-// should stay whole. The scanner calls it at line starts and ends, and for fence-marker lines.
+// fence opener or closer, heading), and the break at each line's end. The regions it records
+// (fences, tables, headings) and where a flush may stop are in lineRegions.ts. The scanner calls
+// it at line starts and ends, and for each character of a fence-marker or `#` line.
 
 import type { BreakPoints } from './breakPoints';
-import {
-  readFenceLine,
-  reopenLine,
-  type FenceRegion,
-  type MarkdownRegion,
-  type TableRegion,
-} from './fenceTracker';
+import { readFenceLine, reopenLine } from './fenceTracker';
+import * as lineRegions from './lineRegions';
 
-// Line kinds. MARKER: starts with ``` or ~~~ and is not settled until more of it is read.
-export const TEXT = 0;
-export const TABLE = 1;
-export const CODE = 2;
-export const MARKER = 3;
-const OPENER = 4;
-const CLOSER = 5;
-const END = 6;
+export { CODE, HEADING, MARKER, TABLE, TEXT } from './lineRegions';
+
+// Module-local copies: under tsx every use of an imported name is a getter call (see
+// markdownScanner.ts), and these are read for every line.
+const { CLOSER, CODE, DELIMITER, END, HASHES, HEADING, LineRegions, MARKER, OPENER, TABLE, TEXT } =
+  lineRegions;
 
 const BACKTICK = 96;
 const TILDE = 126;
 const PIPE = 124;
+const HASH = 35;
+const DASH = 45;
+const COLON = 58;
 
 /** A line tracker filling `breaks`; `maxChars` sizes the reopen line of split fences. */
 export function createLineTracker(breaks: BreakPoints, maxChars: number): LineTracker {
@@ -34,21 +31,10 @@ export function createLineTracker(breaks: BreakPoints, maxChars: number): LineTr
  * methods run for every line and are shared by all instances, so their optimized code survives
  * a GC that frees every chunker (see MarkdownScanner).
  */
-export class LineTracker {
-  /** The current line's kind (TEXT, TABLE, CODE or MARKER while it is being read). */
-  kind = TEXT;
-  /** True once the current line has a non-whitespace character. */
-  started = false;
+export class LineTracker extends LineRegions {
   /** Leading indentation of the current line, in columns (a tab counts 4). */
   indent = 0;
 
-  private readonly regions: MarkdownRegion[] = [];
-  private regionHead = 0;
-  private fence: FenceRegion | null = null;
-  private openTable: TableRegion | null = null;
-  private lastFreeLineBreak = -1;
-  private lineStart = 0;
-  private contentEndBeforeLine = 0;
   private markerText = '';
   private markerCode = 0;
   private markerRunOpen = false;
@@ -60,12 +46,10 @@ export class LineTracker {
   private pendingKind = TEXT;
 
   constructor(
-    private readonly breaks: BreakPoints,
+    breaks: BreakPoints,
     private readonly maxChars: number,
-  ) {}
-
-  get openFence(): FenceRegion | null {
-    return this.fence;
+  ) {
+    super(breaks);
   }
 
   /** A break between two words of the current line. */
@@ -80,7 +64,10 @@ export class LineTracker {
     const openFence = this.fence;
     let kind: number;
     if (this.indent >= 4) kind = openFence ? CODE : TEXT;
-    else if ((char === BACKTICK || char === TILDE) && (!openFence || char === this.markerCode)) {
+    else if (char === HASH && !openFence) {
+      kind = HASHES;
+      this.markerRun = 0;
+    } else if ((char === BACKTICK || char === TILDE) && (!openFence || char === this.markerCode)) {
       kind = MARKER;
       this.markerText = '';
       if (!openFence) this.markerCode = char;
@@ -90,19 +77,27 @@ export class LineTracker {
     else kind = openFence ? CODE : TEXT;
     this.kind = kind;
     this.resolvePending(kind);
-    if (kind === TABLE && !this.openTable) {
-      this.openTable = {
-        kind: 'table',
-        start: this.lineStart,
-        breakBefore: this.lastFreeLineBreak,
-        end: Infinity,
-      };
-      this.regions.push(this.openTable);
+    if (kind === TABLE) {
+      this.tableRowStart(contentEnd);
+      if (this.openTable!.rows === 2) this.kind = DELIMITER; // settled by markerChar or end
     }
   }
 
-  /** A character of a MARKER line; settles the line early once it cannot be a fence line. */
+  /** A character of a MARKER, HASHES or DELIMITER line; settles it once it knows what it is. */
   markerChar(char: number, whitespace: boolean): void {
+    if (this.kind === DELIMITER) {
+      if (!whitespace && char !== PIPE && char !== DASH && char !== COLON) {
+        this.notDelimiterRow();
+        this.settleLine(TABLE);
+      }
+      return;
+    }
+    if (this.kind === HASHES) {
+      // 1–6 `#` then whitespace (or the line's end, see `end`) is a heading; anything else text.
+      if (char === HASH && this.markerRun < 6) this.markerRun++;
+      else this.settleLine(whitespace ? HEADING : TEXT);
+      return;
+    }
     this.markerText += whitespace ? ' ' : String.fromCharCode(char);
     const plainKind = this.fence ? CODE : TEXT;
     if (this.markerRunOpen) {
@@ -120,15 +115,15 @@ export class LineTracker {
   /** A line feed at `position`; the line's last non-whitespace character ended at `contentEnd`. */
   end(position: number, contentEnd: number): void {
     if (!this.started) {
-      // A blank line: a paragraph break, except inside a fence where it is just code.
-      if (this.pending >= 0 && this.pendingKind !== CODE) {
+      // A blank line: a paragraph break, except inside a fence where it is just code, and
+      // after a heading (still held back, settled by the next line).
+      if (this.pending >= 0 && this.pendingKind !== CODE && this.pendingKind !== HEADING) {
         if (this.pendingKind === TABLE) this.closeTable(this.pending);
         this.freeLineBreak(this.pending, true);
         this.pending = -1;
       }
     } else {
-      if (this.kind === MARKER) this.settleMarkerLine(position + 1, contentEnd);
-      if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
+      this.settleLineAtEnd(position + 1, contentEnd);
       if (this.kind !== OPENER) {
         this.pending = contentEnd;
         this.pendingKind = this.kind === CLOSER ? TEXT : this.kind;
@@ -141,47 +136,16 @@ export class LineTracker {
 
   /** The text ended at `length`, its last line's content at `contentEnd`. */
   finish(length: number, contentEnd: number): void {
-    if (this.started) {
-      if (this.kind === MARKER) this.settleMarkerLine(length, contentEnd);
-      if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
-    }
+    if (this.started) this.settleLineAtEnd(length, contentEnd);
     this.resolvePending(END);
     if (this.started && this.kind === TABLE) this.closeTable(contentEnd);
     this.started = false;
   }
 
-  /** The region containing `position` (start ≤ position < end), forgetting those before `cursor`. */
-  regionContaining(position: number, cursor: number): MarkdownRegion | undefined {
-    const regions = this.regions;
-    while (this.regionHead < regions.length && regions[this.regionHead].end <= cursor) {
-      this.regionHead++;
-    }
-    for (let index = this.regionHead; index < regions.length; index++) {
-      const region = regions[index];
-      if (region.start > position) return undefined;
-      if (position < region.end) return region;
-    }
-    // The last line may still become a fence opener: cut before it rather than through it.
-    if (this.started && this.kind === MARKER && !this.fence && this.lineStart <= position) {
-      return {
-        kind: 'marker-line',
-        start: this.lineStart,
-        breakBefore: this.lastFreeLineBreak,
-        end: Infinity,
-      };
-    }
-    return undefined;
-  }
-
-  /** See MarkdownScanner.safeFlushEnd. */
-  safeFlushEnd(contentEnd: number): number {
-    let end = contentEnd;
-    if (this.started && this.kind === MARKER) end = this.contentEndBeforeLine;
-    const fence = this.fence;
-    if (fence && fence.lastContentEnd < 0 && !(this.started && this.kind === CODE)) {
-      end = Math.min(end, fence.contentEndBefore);
-    }
-    return end;
+  /** The gap after a list marker that starts the line: never a cut in text (held back). */
+  commitListGap(position: number): void {
+    if (this.kind === TEXT) this.breaks.listMarker.push(position);
+    else this.commitInline(position, false);
   }
 
   private commitInlineAs(position: number, sentence: boolean, kind: number): void {
@@ -189,17 +153,13 @@ export class LineTracker {
     if (kind === TEXT) (sentence ? breaks.sentence : breaks.whitespace).push(position);
     else if (kind === CODE) breaks.fenceWhitespace.push(position);
     else if (kind === TABLE) breaks.tableWhitespace.push(position);
+    else if (kind === HEADING) breaks.headingWhitespace.push(position);
     else this.deferred.push(position, sentence ? 1 : 0);
   }
 
   private freeLineBreak(position: number, paragraph: boolean): void {
     (paragraph ? this.breaks.paragraph : this.breaks.newline).push(position);
     this.lastFreeLineBreak = position;
-  }
-
-  private closeTable(end: number): void {
-    if (this.openTable) this.openTable.end = end;
-    this.openTable = null;
   }
 
   /** Settles the previous line's end break now that the next line's kind is known. */
@@ -212,8 +172,13 @@ export class LineTracker {
       // Before the closer it is still a good cut: the next block, only the closer, is skipped
       // (the synthetic closer stands for it). Before the end of the text it is no cut at all.
       if (nextKind === CODE || nextKind === CLOSER) this.breaks.fenceNewline.push(pending);
+    } else if (pendingKind === HEADING) {
+      this.breaks.headingEnd.push(pending); // the next block starts with the heading
     } else if (pendingKind === TABLE && nextKind === TABLE) {
-      this.breaks.tableNewline.push(pending);
+      // Between the first two rows only once the second is known not to be a delimiter row
+      // (see settleLineAtEnd): a header and its delimiter row go out together.
+      if (this.openTable!.rows > 1) this.breaks.tableNewline.push(pending);
+      else this.openTable!.firstRowEnd = pending;
     } else if (nextKind !== END) {
       if (pendingKind === TABLE) this.closeTable(pending);
       this.freeLineBreak(pending, false);
@@ -225,12 +190,24 @@ export class LineTracker {
 
   private settleLine(kind: number): void {
     this.kind = kind;
+    if (kind === HEADING) this.headingStart();
     this.resolvePending(kind);
     const deferred = this.deferred;
     for (let index = 0; index < deferred.length; index += 2) {
       this.commitInlineAs(deferred[index], deferred[index + 1] === 1, kind);
     }
     deferred.length = 0;
+  }
+
+  /** The current line ends at `nextLineStart`: settles its kind and what it closes. */
+  private settleLineAtEnd(nextLineStart: number, contentEnd: number): void {
+    if (this.kind === MARKER) this.settleMarkerLine(nextLineStart, contentEnd);
+    else if (this.kind === HASHES)
+      this.settleLine(HEADING); // `##` alone: an empty heading
+    else if (this.kind === DELIMITER) this.settleLine(TABLE); // a delimiter row
+    if (this.kind === HEADING) this.headingEnd(contentEnd);
+    if (this.kind === CODE && this.fence) this.fence.lastContentEnd = contentEnd;
+    if (this.kind === TABLE) this.tableRowEnd(contentEnd);
   }
 
   /** A MARKER line is complete: opener, closer, or plain text / code after all. */

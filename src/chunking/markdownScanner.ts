@@ -2,7 +2,8 @@
 // spans (fences, tables) should stay whole. Each character is looked at once; nothing already
 // read is read again. A break is recorded only once text follows it, so no cut can leave an empty
 // block behind it; breaks inside a fence wait until more code of the same fence follows.
-// Words and sentence ends are tracked here; lines, fences and tables in lineTracker.ts.
+// Words, sentence ends and list markers are tracked here; lines, fences, tables and headings
+// in lineTracker.ts.
 
 import { createBreakPoints, type BreakPoints } from './breakPoints';
 import type { FenceRegion, MarkdownRegion } from './fenceTracker';
@@ -20,6 +21,7 @@ const {
   isDigit,
   isSentenceCloser,
   isSentencePunctuation,
+  isListMarkerChar,
 } = sentenceEnds;
 
 /** The structure read so far from the text of one part. */
@@ -76,6 +78,8 @@ class Scanner implements MarkdownScanner {
   private wordAllDigits = true;
   private wordIsFirstOnLine = true;
   private sentenceMark = false;
+  // The word so far could be a list marker (`-`, `*`, `+`, `1.`, `1)`) and is first on its line.
+  private listMarker = false;
 
   constructor(maxChars: number) {
     this.lines = new LineTracker(this.breaks, maxChars);
@@ -94,7 +98,7 @@ class Scanner implements MarkdownScanner {
   }
 
   safeFlushEnd(): number {
-    return this.lines.safeFlushEnd(this.contentEnd);
+    return this.lines.safeFlushEnd(this.contentEnd, this.wordIsFirstOnLine && this.listMarker);
   }
 
   scan(text: string): void {
@@ -112,6 +116,7 @@ class Scanner implements MarkdownScanner {
     let allDigits = this.wordAllDigits;
     let firstOnLine = this.wordIsFirstOnLine;
     let mark = this.sentenceMark;
+    let marker = this.listMarker;
     const base = this.length;
     for (let index = 0; index < text.length; index++) {
       const char = text.charCodeAt(index);
@@ -128,7 +133,7 @@ class Scanner implements MarkdownScanner {
           lines.indent += char === TAB ? 4 : 1;
           continue;
         }
-        if (kind === MARKER) {
+        if (kind >= MARKER) {
           lines.markerChar(char, true);
           kind = lines.kind;
         }
@@ -144,14 +149,28 @@ class Scanner implements MarkdownScanner {
         started = true;
         kind = lines.kind;
       }
-      if (kind === MARKER) {
+
+      if (kind >= MARKER) {
         lines.markerChar(char, false);
         kind = lines.kind;
       }
       if (!word) {
-        // A second word on this line: the gap before it is a break (a sentence end, maybe).
-        if (wordEnd >= 0) lines.commitInline(wordEnd, endsSentence);
+        if (wordEnd === position && (isSentencePunctuation(char) || isSentenceCloser(char))) {
+          // Glued to the fullwidth sentence end before it (see below): the break moves on.
+          wordEnd = position + 1;
+          lineContent = position + 1;
+          content = position + 1;
+          continue;
+        }
+        // A second word on this line: the gap before it is a break (a sentence end, maybe),
+        // unless the first word is a list marker.
+        if (wordEnd >= 0) {
+          // (`marker && !allDigits`: a whole marker, not `12` which may be a number.)
+          if (firstOnLine && marker && !allDigits) lines.commitListGap(wordEnd);
+          else lines.commitInline(wordEnd, endsSentence);
+        }
         firstOnLine = wordEnd < 0;
+        marker = firstOnLine;
         word = true;
         code = 0;
         size = 0;
@@ -163,6 +182,7 @@ class Scanner implements MarkdownScanner {
         // The common case, an ASCII letter, decided in two comparisons.
         mark = false;
         allDigits = false;
+        marker = false;
       } else {
         if (isSentencePunctuation(char)) {
           // "e.g." and a list marker "1." end no sentence.
@@ -170,9 +190,17 @@ class Scanner implements MarkdownScanner {
             char === DOT &&
             (isAbbreviation(code) || (firstOnLine && allDigits && size > 0))
           );
+          if (char > 0xff) {
+            // A fullwidth end (。！？．): the word ends here, so text right after it, even
+            // with no space, starts the next sentence (and the gap is a sentence break).
+            word = false;
+            wordEnd = position + 1;
+            endsSentence = true;
+          }
         } else if (!isSentenceCloser(char)) {
           mark = false;
         }
+        if (marker) marker = isListMarkerChar(char, size, allDigits);
         if (!isDigit(char)) allDigits = false;
       }
       if (size < WORD_CODE_LENGTH) code = extendWordCode(code, size, char);
@@ -193,5 +221,6 @@ class Scanner implements MarkdownScanner {
     this.wordAllDigits = allDigits;
     this.wordIsFirstOnLine = firstOnLine;
     this.sentenceMark = mark;
+    this.listMarker = marker;
   }
 }

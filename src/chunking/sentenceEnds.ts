@@ -58,13 +58,14 @@ export function isAbbreviation(wordCode: number): boolean {
   return wordCode !== NOT_ENCODABLE && abbreviationCodes.has(wordCode);
 }
 
-/** `.`, `!`, `?` and their full-width forms. */
+/** `.`, `!`, `?`, the ideographic full stop `。` and the fullwidth `．！？`. */
 export function isSentencePunctuation(charCode: number): boolean {
   return (
     charCode === 46 ||
     charCode === 33 ||
     charCode === 63 ||
     charCode === 0x3002 ||
+    charCode === 0xff0e ||
     charCode === 0xff01 ||
     charCode === 0xff1f
   );
@@ -82,6 +83,12 @@ export function isSentenceCloser(charCode: number): boolean {
     case 0x201d: // ”
     case 0x2019: // ’
     case 0xbb: // »
+    case 0x300d: // 」
+    case 0x300f: // 』
+    case 0xff09: // ）
+    case 0x3011: // 】
+    case 0x300b: // 》
+    case 0xff02: // ＂
       return true;
     default:
       return false;
@@ -91,4 +98,13 @@ export function isSentenceCloser(charCode: number): boolean {
 /** ASCII digits, to tell an ordered-list marker (`1.`) from a sentence end. */
 export function isDigit(charCode: number): boolean {
   return charCode >= 48 && charCode <= 57;
+}
+
+/**
+ * True while a word that has read `size` characters (all digits when `allDigits`) and now reads
+ * `charCode` can still be a list marker: `-`, `*` or `+` alone, or 1–9 digits then `.` or `)`.
+ */
+export function isListMarkerChar(charCode: number, size: number, allDigits: boolean): boolean {
+  if (size === 0) return charCode === 45 || charCode === 42 || charCode === 43 || isDigit(charCode);
+  return allDigits && size <= 9 && (isDigit(charCode) || charCode === 46 || charCode === 41);
 }

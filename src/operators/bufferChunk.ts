@@ -58,7 +58,9 @@ export interface BufferChunkOptions {
  * - `idleMs` after the last delta, what is held goes out (`idle`), even below minChars; an open
  *   fence is closed at the end of that block and reopened in the next. A delta arriving in the
  *   same frame as the idle deadline comes too late: the idle block goes first, the delta starts
- *   the next block. A last line that could still become a fence line stays held.
+ *   the next block. A last line that could still become a fence line stays held, and so do a
+ *   trailing heading, a bare list marker, a table row still being written and a table whose
+ *   header and delimiter rows are not complete (they go out with what follows them).
  * - Before `tool-input-start`, `tool-start`, `text-end` and any terminal, the held text goes
  *   out (`flush`), then that event. `text-end` and terminals also end the markdown state (a
  *   fence still open is closed); the next text part starts afresh.
