@@ -8,7 +8,7 @@ import {
   type ChunkBlock,
 } from '../chunking/chunkingOptions';
 import { isTerminal, type StreamEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 
 const BufferChunkOptions = z
@@ -77,12 +77,22 @@ export interface BufferChunkOptions {
  *   once (LlmRxError `invalid-options`)
  */
 export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFunction<StreamEvent> {
+  return createOperator(bufferChunkStage(options));
+}
+
+/**
+ * The logic of {@link bufferChunk} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `bufferChunk(options)` is `createOperator(bufferChunkStage(options))`.
+ */
+export function bufferChunkStage(
+  options: BufferChunkOptions,
+): OperatorStage<StreamEvent, StreamEvent> {
   const { idleMs, scheduler, ...chunking } = parseOptions(
     'bufferChunk',
     BufferChunkOptions,
     options,
   );
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const chunker = createBlockChunker(chunking);
     let seq = 0;
     // One idle timer while text is held; a delta only moves `idleDeadline` (the last delta's
@@ -150,5 +160,5 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
       },
       teardown: cancelIdle,
     };
-  });
+  };
 }

@@ -1,7 +1,7 @@
 import type { OperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import type { StreamEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import {
   DEFAULT_THINK_TAGS,
@@ -72,13 +72,23 @@ interface TextPartState {
 export function normalizeReasoning(
   options: NormalizeReasoningOptions = {},
 ): OperatorFunction<StreamEvent, StreamEvent> {
+  return createOperator(normalizeReasoningStage(options));
+}
+
+/**
+ * The logic of {@link normalizeReasoning} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `normalizeReasoning(options)` is `createOperator(normalizeReasoningStage(options))`.
+ */
+export function normalizeReasoningStage(
+  options: NormalizeReasoningOptions = {},
+): OperatorStage<StreamEvent, StreamEvent> {
   const { tags = [...DEFAULT_THINK_TAGS], reasoning } = parseOptions(
     'normalizeReasoning',
     NormalizeReasoningOptions,
     options,
   );
   const keepReasoning = reasoning === 'keep';
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const textParts = new Map<string, TextPartState>();
     let highestIndex = -1;
 
@@ -171,5 +181,5 @@ export function normalizeReasoning(
         textParts.clear();
       },
     };
-  });
+  };
 }

@@ -1,7 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import { isTerminal, type StreamEvent, type TextEndEvent, type TextStartEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import {
   DEFAULT_SILENT_TOKENS,
@@ -75,8 +75,18 @@ interface OpenPart {
 export function suppressSilent(
   options: SuppressSilentOptions = {},
 ): MonoTypeOperatorFunction<StreamEvent> {
+  return createOperator(suppressSilentStage(options));
+}
+
+/**
+ * The logic of {@link suppressSilent} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `suppressSilent(options)` is `createOperator(suppressSilentStage(options))`.
+ */
+export function suppressSilentStage(
+  options: SuppressSilentOptions = {},
+): OperatorStage<StreamEvent, StreamEvent> {
   const { tokens } = parseOptions('suppressSilent', SuppressSilentOptions, options);
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const parts = new Map<string, OpenPart>();
 
     const open = (id: string): OpenPart => {
@@ -159,5 +169,5 @@ export function suppressSilent(
       },
       teardown: () => parts.clear(),
     };
-  });
+  };
 }
