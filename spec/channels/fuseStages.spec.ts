@@ -45,6 +45,19 @@ const stageMakers: Record<string, StageMaker> = {
         else subscriber.next(value);
       },
     }),
+  // Completes 2 frames after its source did (a stage that still works after its input ended).
+  completesLater:
+    (scheduler) =>
+    ({ subscriber }) => {
+      let timer: Subscription | undefined;
+      return {
+        next: (value) => subscriber.next(value * 2),
+        complete() {
+          timer = scheduler.schedule(() => subscriber.complete(), 2);
+        },
+        teardown: () => timer?.unsubscribe(),
+      };
+    },
   // Emits each value twice, the second time after 3 frames; flushes what waits at the end.
   echoLater:
     (scheduler, log, position) =>
