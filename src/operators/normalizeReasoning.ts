@@ -91,6 +91,9 @@ export function normalizeReasoningStage(
   return ({ subscriber }) => {
     const textParts = new Map<string, TextPartState>();
     let highestIndex = -1;
+    // The part the last delta belonged to, so the common delta costs no Map lookup.
+    let lastId: string | undefined;
+    let lastState: TextPartState | undefined;
 
     const emit = (event: StreamEvent) => {
       const isReasoning =
@@ -121,6 +124,7 @@ export function normalizeReasoningStage(
       const state = textParts.get(textId);
       if (!state) return;
       textParts.delete(textId);
+      if (textId === lastId) lastId = lastState = undefined;
       emitParts(textId, state, state.scanner.end());
     };
     const endAllTextParts = () => {
@@ -131,11 +135,13 @@ export function normalizeReasoningStage(
       next(event) {
         switch (event.type) {
           case 'text-delta': {
-            let state = textParts.get(event.id);
+            let state = event.id === lastId ? lastState : textParts.get(event.id);
             if (!state) {
               state = { scanner: createThinkTagScanner({ tags }) };
               textParts.set(event.id, state);
             }
+            lastId = event.id;
+            lastState = state;
             // The common delta (no `<`, nothing held) is all one part: no per-character work,
             // and visible text goes out as the same event object, since it would be identical.
             const wholePart = state.scanner.pushWhole(event.delta);
@@ -179,6 +185,7 @@ export function normalizeReasoningStage(
       },
       teardown() {
         textParts.clear();
+        lastId = lastState = undefined;
       },
     };
   };

@@ -88,14 +88,24 @@ export function suppressSilentStage(
   const { tokens } = parseOptions('suppressSilent', SuppressSilentOptions, options);
   return ({ subscriber }) => {
     const parts = new Map<string, OpenPart>();
+    // The part the last delta belonged to, so the common delta costs no Map lookup.
+    let lastId: string | undefined;
+    let lastPart: OpenPart | undefined;
 
     const open = (id: string): OpenPart => {
+      if (id === lastId) return lastPart!;
       let part = parts.get(id);
       if (!part) {
         part = { matcher: createSilentTokenMatcher(tokens), streamedAnything: false };
         parts.set(id, part);
       }
+      lastId = id;
+      lastPart = part;
       return part;
+    };
+    const close = (id: string) => {
+      parts.delete(id);
+      if (id === lastId) lastId = lastPart = undefined;
     };
     const releaseStart = (part: OpenPart) => {
       if (part.heldStart) subscriber.next(part.heldStart);
@@ -110,7 +120,7 @@ export function suppressSilentStage(
     // Ends one part. Returns whether it was silent (then its text-end, if any, is dropped).
     const resolve = (id: string, end?: TextEndEvent): boolean => {
       const part = open(id);
-      parts.delete(id);
+      close(id);
       const resolution = part.matcher.end();
       release(part, id, resolution.release);
       const fullText = end?.text === undefined ? undefined : stripSilentTokens(end.text, tokens);
@@ -167,7 +177,10 @@ export function suppressSilentStage(
         resolveAll();
         subscriber.error(error);
       },
-      teardown: () => parts.clear(),
+      teardown() {
+        parts.clear();
+        lastId = lastPart = undefined;
+      },
     };
   };
 }
