@@ -52,15 +52,13 @@ const event: fc.Arbitrary<StreamEvent> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<StreamEvent>({ type: 'text-end', id: 't' }) },
   {
     weight: 2,
-    arbitrary: fc
-      .integer({ min: 0, max: 2 })
-      .map((index): StreamEvent => ({
-        type: 'reasoning-delta',
-        id: `r${index}`,
-        index,
-        delta: 'hm',
-        kind: 'text',
-      })),
+    arbitrary: fc.integer({ min: 0, max: 2 }).map((index): StreamEvent => ({
+      type: 'reasoning-delta',
+      id: `r${index}`,
+      index,
+      delta: 'hm',
+      kind: 'text',
+    })),
   },
   { weight: 1, arbitrary: fc.constant<StreamEvent>({ type: 'reasoning-end', id: 'r1', index: 1 }) },
   { weight: 1, arbitrary: fc.constant<StreamEvent>({ type: 'finish', reason: 'stop' }) },

@@ -95,11 +95,12 @@ export function bufferChunkStage(
   return ({ subscriber }) => {
     const chunker = createBlockChunker(chunking);
     let seq = 0;
-    // One idle timer while text is held; a delta only moves `idleDeadline` (the last delta's
+    // One idle timer while text is held; a delta only moves the deadline (the last delta's
     // time + idleMs). A timer that fires before the deadline waits out the rest, as RxJS's
     // debounceTime does: re-creating a timer on every delta cost more than the chunking itself.
     let idleTimer: Subscription | undefined;
-    let idleDeadline = Infinity;
+    // In a Float64Array: a double written to a closure variable is a new heap number each time.
+    const deadline = new Float64Array([Infinity]);
 
     const emit = (blocks: ChunkBlock[]) => {
       for (let index = 0; index < blocks.length; index++) {
@@ -110,7 +111,7 @@ export function bufferChunkStage(
     const cancelIdle = () => {
       idleTimer?.unsubscribe();
       idleTimer = undefined;
-      idleDeadline = Infinity;
+      deadline[0] = Infinity;
     };
     const flushIdle = () => {
       cancelIdle();
@@ -118,7 +119,7 @@ export function bufferChunkStage(
     };
     const onIdleTimer = () => {
       try {
-        const remaining = idleDeadline - scheduler.now();
+        const remaining = deadline[0] - scheduler.now();
         if (remaining > 0) idleTimer = scheduler.schedule(onIdleTimer, remaining);
         else flushIdle();
       } catch (error) {
@@ -129,16 +130,16 @@ export function bufferChunkStage(
       if (idleMs === undefined) return emit(chunker.append(delta));
       const now = scheduler.now();
       // The deadline passed in this frame before the timer ran: the idle block goes first.
-      if (idleTimer && now >= idleDeadline) flushIdle();
+      if (idleTimer && now >= deadline[0]) flushIdle();
       emit(chunker.append(delta));
-      idleDeadline = now + idleMs;
+      deadline[0] = now + idleMs;
       if (!idleTimer && chunker.holding) idleTimer = scheduler.schedule(onIdleTimer, idleMs);
     };
 
     return {
       next(event) {
         if (event.type === 'text-delta') return onDelta(event.delta);
-        if (idleTimer && scheduler.now() >= idleDeadline) flushIdle();
+        if (idleTimer && scheduler.now() >= deadline[0]) flushIdle();
         if (event.type === 'text-end' || isTerminal(event)) {
           cancelIdle();
           emit(chunker.end('flush'));
