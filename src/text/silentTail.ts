@@ -3,8 +3,6 @@
 // every delta of every reply, so it allocates nothing per character and skips what cannot
 // matter (see `read`).
 
-const WHITESPACE = /\s/;
-
 // States, as small integers: before the first token without or with a separator seen, in
 // decoration after a token, or inside a token (TOKEN_STATES + a table index).
 const LEAD = 0;
@@ -39,16 +37,39 @@ export class TailCandidate {
 export function isDecorationCode(code: number): boolean {
   if (code === 32 || code === 42 || code === 95 || code === 126 || (code >= 9 && code <= 13))
     return true;
-  return code >= 160 && WHITESPACE.test(String.fromCharCode(code));
+  return code >= 160 && isWideWhitespace(code);
+}
+
+// The code units ≥ 160 that the RegExp `\s` matches, without building a string per character.
+function isWideWhitespace(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 // Lower case of one code unit, as the code unit a token's lowered text would hold; -1 when it
 // lowers to several units (`İ`), which no token unit can equal.
 function lowerCode(code: number): number {
   if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
-  const lower = String.fromCharCode(code).toLowerCase();
-  return lower.length === 1 ? lower.charCodeAt(0) : -1;
+  let lower = LOWER_CODES[code];
+  if (lower === 0) {
+    const text = String.fromCharCode(code).toLowerCase();
+    lower = text.length === 1 ? text.charCodeAt(0) : -1;
+    LOWER_CODES[code] = lower;
+  }
+  return lower;
 }
+
+// lowerCode of each code unit once computed (0: not yet; no code unit ≥ 128 lowers to 0).
+const LOWER_CODES = new Int32Array(0x10000);
 
 // Adds `state` to the first `count` entries of `states` unless there; returns the new count.
 function addState(states: number[], count: number, state: number): number {
