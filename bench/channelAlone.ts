@@ -3,17 +3,20 @@
 // per event. For profiling and quick comparisons; not part of `npm run bench`.
 //   node --expose-gc --import tsx bench/channelAlone.ts [telegram|web|…]
 //   node --import tsx --cpu-prof bench/channelAlone.ts telegram     (a profile of the fused path)
+//   node --expose-gc --import tsx bench/channelAlone.ts --stages    (each stage alone, fused)
 // BENCH_MB (default 20), BENCH_RUNS (default 7).
 
 import { Observable, type OperatorFunction } from 'rxjs';
 import { channel } from '../src/channels/channel';
 import { channelPresets, type ChannelName } from '../src/channels/presets';
 import type { StreamEvent } from '../src/events';
-import { bufferChunk } from '../src/operators/bufferChunk';
-import { monotonicText } from '../src/operators/monotonicText';
-import { normalizeReasoning } from '../src/operators/normalizeReasoning';
-import { sortByIndex } from '../src/operators/sortByIndex';
-import { suppressSilent } from '../src/operators/suppressSilent';
+import { fuseStages } from '../src/channels/fusedChannel';
+import type { OperatorStage } from '../src/internal/createOperator';
+import { bufferChunk, bufferChunkStage } from '../src/operators/bufferChunk';
+import { monotonicText, monotonicTextStage } from '../src/operators/monotonicText';
+import { normalizeReasoning, normalizeReasoningStage } from '../src/operators/normalizeReasoning';
+import { sortByIndex, sortByIndexStage } from '../src/operators/sortByIndex';
+import { suppressSilent, suppressSilentStage } from '../src/operators/suppressSilent';
 import { streamEvents } from '../src/streamEvents';
 import { median } from './measure';
 import { buildChatBody, streamOfSlices } from './openaiChatBody';
@@ -70,19 +73,43 @@ export function cpuMicrosPerEvent(events: readonly StreamEvent[], stage?: Stage)
   return (used.user + used.system) / events.length;
 }
 
+/** Each stage of channel('telegram') alone under fuseStages, and the identity stage. */
+async function stagesAlone(): Promise<void> {
+  const events = await decodedEvents(Number(process.env.BENCH_MB ?? 20));
+  const identity: OperatorStage<StreamEvent, StreamEvent> = ({ subscriber }) => ({
+    next: (event) => subscriber.next(event),
+  });
+  const stages: Record<string, Stage> = {
+    'identity stage (the plumbing)': fuseStages([identity]),
+    "normalizeReasoning({ reasoning: 'drop' })": fuseStages([
+      normalizeReasoningStage({ reasoning: 'drop' }),
+    ]),
+    'sortByIndex()': fuseStages([sortByIndexStage()]),
+    'monotonicText()': fuseStages([monotonicTextStage()]),
+    'suppressSilent()': fuseStages([suppressSilentStage()]),
+    'bufferChunk({ 800, 4096, idleMs: 1000 })': fuseStages([
+      bufferChunkStage({ minChars: 800, maxChars: 4096, idleMs: 1000 }),
+    ]),
+    "channel('telegram')": channel('telegram'),
+  };
+  const times: Record<string, number[]> = {};
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
+  for (let round = 0; round <= runs; round++) {
+    for (const [name, stage] of Object.entries(stages)) {
+      const micros = cpuMicrosPerEvent(events, stage);
+      if (round > 0) (times[name] ??= []).push(micros);
+    }
+  }
+  console.log(`CPU µs per event over ${events.length} decoded events (median of ${runs}):`);
+  for (const [name, values] of Object.entries(times))
+    console.log(`  ${median(values).toFixed(3)}  ${name}`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--stages') return stagesAlone();
   const name = (process.argv[2] ?? 'telegram') as ChannelName;
   const events = await decodedEvents(Number(process.env.BENCH_MB ?? 20));
   const runs = Number(process.env.BENCH_RUNS ?? 7);
-  if (process.env.KEEP_ALIVE) {
-    const { Subject } = await import('rxjs');
-    for (const stage of [channel(name), composedChannel(name)]) {
-      const subject = new Subject<StreamEvent>();
-      subject.pipe(stage).subscribe();
-      events.slice(0, 2000).forEach((event) => subject.next(event));
-      (globalThis as Record<string, unknown>)[`keep${Math.random()}`] = subject;
-    }
-  }
   const rows: Record<string, number[]> = { 'no stage': [], fused: [], composed: [] };
   // Made once, like a server that builds its channel at start (each call makes new closures).
   const fusedStage = channel(name);
