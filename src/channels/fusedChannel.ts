@@ -8,7 +8,7 @@ import type { OperatorHooks, OperatorOutput, OperatorStage } from '../internal/c
  * Runs `stages` in order as one operator: one subscription to the source, one subscriber, and
  * between stages a plain method call instead of an Observable, a Subscriber and an observer
  * per stage. It behaves as `source.pipe(...stages.map(createOperator))`, event for event and
- * frame for frame (spec/channels/fusedChannel.property.spec.ts):
+ * frame for frame (spec/channels/fuseStages.spec.ts, fusedChannel.property.spec.ts):
  *
  * - a stage's `next` / `error` / `complete` reach the next stage's hooks at once, in order;
  * - a throw inside a stage's hook errors that stage's output (the later stages see the error,
@@ -24,11 +24,12 @@ import type { OperatorHooks, OperatorOutput, OperatorStage } from '../internal/c
  * ```ts
  * const telegram = fuseStages([monotonicTextStage(), suppressSilentStage()]);
  * ```
- * @param stages - the stages, first to last (at least one)
+ * @param stages - the stages, first to last (none: the source passes unchanged)
  */
 export function fuseStages<T>(
   stages: ReadonlyArray<OperatorStage<T, T>>,
 ): MonoTypeOperatorFunction<T> {
+  if (stages.length === 0) return (source) => source;
   return (source) =>
     new Observable<T>((subscriber) => {
       const chain = new FusedChain<T>(stages, subscriber);
