@@ -1,9 +1,11 @@
 // The side-by-side benchmark (issue 9): the same ~20 MB of OpenAI chat SSE, in 1–4 KB slices,
 // through the floor, llm-rx, and the peers. Run by `npm run bench`; alone:
 //   node --expose-gc --import tsx bench/pipeline.bench.ts
-// BENCH_MB, BENCH_RUNS and BENCH_WARMUP override the body size and round counts.
+// BENCH_MB, BENCH_RUNS and BENCH_WARMUP override the body size and round counts; BENCH_PEERS=0
+// leaves out the AI SDK and openai-node rows (a quicker run of the llm-rx rows alone).
 
-import { loadTelegramStage } from './channelStage';
+import { channel } from '../src/channels/channel';
+import { channelNames } from '../src/channels/presets';
 import {
   aiSdkDoStream,
   aiSdkStreamText,
@@ -21,6 +23,7 @@ const MEGABYTES = Number(process.env.BENCH_MB ?? 20);
 // 5 runs + 1 warm-up round (the checking run is a warm-up too) keep `npm run bench` short.
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const PEERS = process.env.BENCH_PEERS !== '0';
 
 async function main(): Promise<void> {
   const body = buildChatBody(MEGABYTES * 1024 * 1024);
@@ -37,17 +40,15 @@ async function main(): Promise<void> {
   const streamEvents = await loadStreamEvents();
   if (typeof streamEvents === 'string') {
     unavailable.push({ name: 'llm-rx streamEvents', check: streamEvents });
-    unavailable.push({ name: "llm-rx + channel('telegram')", check: streamEvents });
   } else {
     contenders.push(llmRxStreamEvents(streamEvents));
-    const telegram = await loadTelegramStage();
-    if (telegram.stage)
-      contenders.push(llmRxWithChannel(streamEvents, telegram.label, telegram.stage));
-    if (!telegram.isChannel) {
-      unavailable.push({ name: "llm-rx + channel('telegram')", check: 'not available yet' });
+    // Every preset, `web` (no chunking) included, each beside streamEvents alone.
+    for (const name of channelNames) {
+      const label = `llm-rx streamEvents + channel('${name}')`;
+      contenders.push(llmRxWithChannel(streamEvents, label, channel(name)));
     }
   }
-  contenders.push(aiSdkDoStream, aiSdkStreamText, openaiNode);
+  if (PEERS) contenders.push(aiSdkDoStream, aiSdkStreamText, openaiNode);
 
   const rows = await measureRounds(contenders, () => streamOfSlices(body.slices), body.text, {
     warmup: WARMUP,
@@ -85,17 +86,18 @@ function targetsSummary(rows: readonly Row[]): string {
   if (openai !== undefined) {
     check(openai / llmRx >= 3, `≥ 3× faster than openai-node: ${(openai / llmRx).toFixed(2)}×`);
   }
-  const channel = rows.find(
-    (row) => row.name.includes("channel('telegram')") || row.name.startsWith('INTERIM'),
-  );
-  if (channel?.ratio !== undefined) {
-    const overhead = channel.ratio / llmRx - 1;
-    const label = channel.name.startsWith('INTERIM')
-      ? 'interim channel chain'
-      : "channel('telegram')";
+  check(llmRx <= 1.25, `streamEvents ≤ 1.25× floor: ${llmRx.toFixed(2)}×`);
+  // channel(name) over streamEvents alone: the ratio of their median CPU times (same body, same
+  // rounds), and beside it the ratio of their median ratios to the floor.
+  const streamEventsMs = rows.find((row) => row.name.startsWith('llm-rx streamEvents('))?.medianMs;
+  for (const row of rows) {
+    const name = /channel\('(\w+)'\)/.exec(row.name)?.[1];
+    if (name === undefined || row.medianMs === undefined || streamEventsMs === undefined) continue;
+    const overStreamEvents = row.medianMs / streamEventsMs;
     check(
-      overhead <= 0.2,
-      `${label} adds ≤ 20% over streamEvents: +${(overhead * 100).toFixed(0)}%`,
+      overStreamEvents <= 1.2,
+      `channel('${name}') ≤ 1.2× streamEvents: ${overStreamEvents.toFixed(2)}× ` +
+        `(ratios to the floor: ${(row.ratio! / llmRx).toFixed(2)}×)`,
     );
   }
   return lines.join('\n');

@@ -1,6 +1,7 @@
 // Where the time goes: runs one pipeline over the benchmark body under V8's CPU profiler and
 // prints self time by function (and by file), excluding the warm-up runs. Not part of `npm run bench`.
-//   node --import tsx bench/profile.ts [events|telegram|floor] [runs]
+//   node --import tsx bench/profile.ts [events|telegram|floor|alone] [runs]
+// `alone`: channel('telegram') over the body's events decoded once (no decoding in the profile).
 // The raw profile is written to .bench-out/<pipeline>.cpuprofile (open it in Chrome DevTools).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -12,14 +13,25 @@ import {
   llmRxStreamEvents,
   llmRxWithChannel,
   loadStreamEvents,
+  textOf,
   type Contender,
 } from './contenders';
 import { buildChatBody, streamOfSlices } from './openaiChatBody';
+import { channel } from '../src/channels/channel';
+import { decodedEvents, replay } from './channelAlone';
 
 const TOP = 25;
 
 async function pickContender(pipeline: string): Promise<Contender> {
   if (pipeline === 'floor') return floor;
+  if (pipeline === 'alone') {
+    const events = await decodedEvents(20);
+    const telegram = channel('telegram');
+    return {
+      name: "channel('telegram') over decoded events",
+      run: () => textOf(replay(events).pipe(telegram)),
+    };
+  }
   const streamEvents = await loadStreamEvents();
   if (typeof streamEvents === 'string') throw new Error(streamEvents);
   if (pipeline === 'events') return llmRxStreamEvents(streamEvents);

@@ -3,11 +3,13 @@ import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
-import { bufferChunk } from '../operators/bufferChunk';
-import { monotonicText } from '../operators/monotonicText';
-import { normalizeReasoning } from '../operators/normalizeReasoning';
-import { sortByIndex } from '../operators/sortByIndex';
-import { suppressSilent } from '../operators/suppressSilent';
+import type { OperatorStage } from '../internal/createOperator';
+import { bufferChunkStage } from '../operators/bufferChunk';
+import { monotonicTextStage } from '../operators/monotonicText';
+import { normalizeReasoningStage } from '../operators/normalizeReasoning';
+import { sortByIndexStage } from '../operators/sortByIndex';
+import { suppressSilentStage } from '../operators/suppressSilent';
+import { fuseStages } from './fusedChannel';
 import { channelNames, channelPresets, isChannelName, type ChannelName } from './presets';
 
 /** What `channel(name, overrides)` may change in a preset. Each field replaces the preset's. */
@@ -53,7 +55,9 @@ const ChannelOverrides = z.strictObject({
 
 /**
  * The ready pipeline for one channel: normalizeReasoning → sortByIndex → monotonicText →
- * suppressSilent → bufferChunk, with the channel's preset (`channelPresets`).
+ * suppressSilent → bufferChunk, with the channel's preset (`channelPresets`). It runs them as
+ * one fused operator (one subscriber), with the same output, event for event and frame for
+ * frame, as piping those operators.
  *
  * ```
  * channel('slack')     minChars 1500, maxChars 4000, idleMs 1000
@@ -97,13 +101,13 @@ export function channel(
   const maxChars = options.maxChars ?? preset.maxChars;
   const { scheduler } = options;
 
-  const stages: Array<MonoTypeOperatorFunction<StreamEvent>> = [
-    normalizeReasoning(
+  const stages: Array<OperatorStage<StreamEvent, StreamEvent>> = [
+    normalizeReasoningStage(
       defined({ reasoning: options.reasoning ?? preset.reasoning, tags: options.tags }),
     ),
-    sortByIndex(defined({ windowMs: options.windowMs, scheduler })),
-    monotonicText(),
-    suppressSilent(defined({ tokens: options.silentTokens })),
+    sortByIndexStage(defined({ windowMs: options.windowMs, scheduler })),
+    monotonicTextStage(),
+    suppressSilentStage(defined({ tokens: options.silentTokens })),
   ];
   if (minChars !== undefined || maxChars !== undefined) {
     if (minChars === undefined || maxChars === undefined) {
@@ -119,7 +123,7 @@ export function channel(
       );
     }
     stages.push(
-      bufferChunk(
+      bufferChunkStage(
         defined({
           minChars,
           maxChars,
@@ -132,7 +136,9 @@ export function channel(
       ),
     );
   }
-  return (source) => stages.reduce((events, stage) => stage(events), source);
+  // One operator, one subscriber: the stages are the single operators' own logic, called
+  // directly (fuseStages), which behaves as piping the operators (fusedChannel.property.spec).
+  return fuseStages(stages);
 }
 
 /** `options` without its undefined fields, so each operator applies its own defaults. */

@@ -23,7 +23,24 @@ export interface DecodedCapture {
 }
 
 /** Decodes a capture with `streamEvents`, as fast as it can, noting which message each event came from. */
-export function decodeCapture(capture: Capture, provider?: ProviderName): Promise<DecodedCapture> {
+export async function decodeCapture(
+  capture: Capture,
+  provider?: ProviderName,
+): Promise<DecodedCapture> {
+  const events: TimedEvent[] = [];
+  const messagesRead = await decodeCaptureInto(capture, provider, (entry) => events.push(entry));
+  return { events, messagesRead };
+}
+
+/**
+ * {@link decodeCapture} without keeping the events: each goes to `onEvent` as it is decoded.
+ * Resolves to the number of wire messages read.
+ */
+export function decodeCaptureInto(
+  capture: Capture,
+  provider: ProviderName | undefined,
+  onEvent: (entry: TimedEvent) => void,
+): Promise<number> {
   let current = 0;
   let read = 0;
   async function* body() {
@@ -33,12 +50,11 @@ export function decodeCapture(capture: Capture, provider?: ProviderName): Promis
       yield capture.messages[index];
     }
   }
-  const events: TimedEvent[] = [];
   return new Promise((resolve, reject) => {
     streamEvents(body(), { provider: provider ?? capture.providerHint }).subscribe({
-      next: (event) => events.push({ atMs: current * PACE_MS, event }),
+      next: (event) => onEvent({ atMs: current * PACE_MS, event }),
       error: reject,
-      complete: () => resolve({ events, messagesRead: read }),
+      complete: () => resolve(read),
     });
   });
 }

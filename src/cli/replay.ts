@@ -2,8 +2,15 @@ import { channelPresets, type ChannelName } from '../channels/presets';
 import type { ProviderName } from '../providers/detect';
 import { loadCapture } from './capture';
 import { createReplayRenderer, jsonLine, paint, type CliOutput } from './render';
-import { channelTimeline } from './channelTimeline';
-import { PACE_MS, decodeCapture, playTimeline, providerOf, type TimedEvent } from './decode';
+import { channelTimeline, createChannelReplay } from './channelTimeline';
+import {
+  PACE_MS,
+  decodeCapture,
+  decodeCaptureInto,
+  playTimeline,
+  providerOf,
+  type TimedEvent,
+} from './decode';
 
 /** Options of `llm-rx replay`. */
 export interface ReplayOptions {
@@ -21,6 +28,14 @@ export interface ReplayOptions {
  */
 export async function replayCommand(options: ReplayOptions, output: CliOutput): Promise<number> {
   const capture = loadCapture(options.capture);
+  if (options.json && options.speed === 0) {
+    // As fast as possible: each decoded event goes through the channel and out at once, so
+    // time and memory stay linear and flat in the capture size (nothing is collected).
+    const replay = createChannelReplay(options.channel, (entry) => output.write(jsonLine(entry)));
+    await decodeCaptureInto(capture, options.provider, replay.push);
+    replay.end();
+    return 0;
+  }
   const decoded = await decodeCapture(capture, options.provider);
   const timeline = channelTimeline(decoded.events, options.channel);
   if (options.json) {

@@ -19,6 +19,25 @@ export interface OperatorContext<Out> {
 }
 
 /**
+ * Where an operator's logic sends what it emits: what it uses of an RxJS Subscriber. A fused
+ * pipeline (`fuseStages`) hands the next stage's inlet here instead of a Subscriber.
+ */
+export interface OperatorOutput<Out> {
+  readonly closed: boolean;
+  next(value: Out): void;
+  error(error: unknown): void;
+  complete(): void;
+}
+
+/**
+ * An operator's logic without its RxJS shell: per subscription, the hooks for one output.
+ * `createOperator(stage)` is the operator; `fuseStages` runs several under one subscriber.
+ */
+export type OperatorStage<In, Out> = (context: {
+  subscriber: OperatorOutput<Out>;
+}) => OperatorHooks<In>;
+
+/**
  * The one way llm-rx operators are written: `(source) => new Observable(subscriber => …)`.
  * A throw inside a hook goes to `subscriber.error`; in RxJS 7 a throw inside a plain observer's
  * `next` is reported to `onUnhandledError` and the value is silently lost.

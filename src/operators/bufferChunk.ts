@@ -8,7 +8,7 @@ import {
   type ChunkBlock,
 } from '../chunking/chunkingOptions';
 import { isTerminal, type StreamEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 
 const BufferChunkOptions = z
@@ -79,19 +79,30 @@ export interface BufferChunkOptions {
  *   once (LlmRxError `invalid-options`)
  */
 export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFunction<StreamEvent> {
+  return createOperator(bufferChunkStage(options));
+}
+
+/**
+ * The logic of {@link bufferChunk} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `bufferChunk(options)` is `createOperator(bufferChunkStage(options))`.
+ */
+export function bufferChunkStage(
+  options: BufferChunkOptions,
+): OperatorStage<StreamEvent, StreamEvent> {
   const { idleMs, scheduler, ...chunking } = parseOptions(
     'bufferChunk',
     BufferChunkOptions,
     options,
   );
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const chunker = createBlockChunker(chunking);
     let seq = 0;
-    // One idle timer while text is held; a delta only moves `idleDeadline` (the last delta's
+    // One idle timer while text is held; a delta only moves the deadline (the last delta's
     // time + idleMs). A timer that fires before the deadline waits out the rest, as RxJS's
     // debounceTime does: re-creating a timer on every delta cost more than the chunking itself.
     let idleTimer: Subscription | undefined;
-    let idleDeadline = Infinity;
+    // In a Float64Array: a double written to a closure variable is a new heap number each time.
+    const deadline = new Float64Array([Infinity]);
 
     const emit = (blocks: ChunkBlock[]) => {
       for (let index = 0; index < blocks.length; index++) {
@@ -102,7 +113,7 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
     const cancelIdle = () => {
       idleTimer?.unsubscribe();
       idleTimer = undefined;
-      idleDeadline = Infinity;
+      deadline[0] = Infinity;
     };
     const flushIdle = () => {
       cancelIdle();
@@ -110,7 +121,7 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
     };
     const onIdleTimer = () => {
       try {
-        const remaining = idleDeadline - scheduler.now();
+        const remaining = deadline[0] - scheduler.now();
         if (remaining > 0) idleTimer = scheduler.schedule(onIdleTimer, remaining);
         else flushIdle();
       } catch (error) {
@@ -121,16 +132,16 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
       if (idleMs === undefined) return emit(chunker.append(delta));
       const now = scheduler.now();
       // The deadline passed in this frame before the timer ran: the idle block goes first.
-      if (idleTimer && now >= idleDeadline) flushIdle();
+      if (idleTimer && now >= deadline[0]) flushIdle();
       emit(chunker.append(delta));
-      idleDeadline = now + idleMs;
+      deadline[0] = now + idleMs;
       if (!idleTimer && chunker.holding) idleTimer = scheduler.schedule(onIdleTimer, idleMs);
     };
 
     return {
       next(event) {
         if (event.type === 'text-delta') return onDelta(event.delta);
-        if (idleTimer && scheduler.now() >= idleDeadline) flushIdle();
+        if (idleTimer && scheduler.now() >= deadline[0]) flushIdle();
         if (event.type === 'text-end' || isTerminal(event)) {
           cancelIdle();
           emit(chunker.end('flush'));
@@ -152,5 +163,5 @@ export function bufferChunk(options: BufferChunkOptions): MonoTypeOperatorFuncti
       },
       teardown: cancelIdle,
     };
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import type { StreamEvent, TextEndEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { mergeResentText } from '../text/mergeResentText';
 
 /**
@@ -30,7 +30,15 @@ import { mergeResentText } from '../text/mergeResentText';
  * ```
  */
 export function monotonicText(): MonoTypeOperatorFunction<StreamEvent> {
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return createOperator(monotonicTextStage());
+}
+
+/**
+ * The logic of {@link monotonicText} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `monotonicText()` is `createOperator(monotonicTextStage())`.
+ */
+export function monotonicTextStage(): OperatorStage<StreamEvent, StreamEvent> {
+  return ({ subscriber }) => {
     const streamed = new Map<string, StreamedText>();
     // The part most deltas belong to, so the common delta costs no Map lookup.
     let currentId: string | undefined;
@@ -82,7 +90,7 @@ export function monotonicText(): MonoTypeOperatorFunction<StreamEvent> {
         currentId = current = undefined;
       },
     };
-  });
+  };
 }
 
 /**

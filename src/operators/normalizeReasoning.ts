@@ -1,7 +1,7 @@
 import type { OperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import type { StreamEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import {
   DEFAULT_THINK_TAGS,
@@ -72,15 +72,28 @@ interface TextPartState {
 export function normalizeReasoning(
   options: NormalizeReasoningOptions = {},
 ): OperatorFunction<StreamEvent, StreamEvent> {
+  return createOperator(normalizeReasoningStage(options));
+}
+
+/**
+ * The logic of {@link normalizeReasoning} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `normalizeReasoning(options)` is `createOperator(normalizeReasoningStage(options))`.
+ */
+export function normalizeReasoningStage(
+  options: NormalizeReasoningOptions = {},
+): OperatorStage<StreamEvent, StreamEvent> {
   const { tags = [...DEFAULT_THINK_TAGS], reasoning } = parseOptions(
     'normalizeReasoning',
     NormalizeReasoningOptions,
     options,
   );
   const keepReasoning = reasoning === 'keep';
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const textParts = new Map<string, TextPartState>();
     let highestIndex = -1;
+    // The part the last delta belonged to, so the common delta costs no Map lookup.
+    let lastId: string | undefined;
+    let lastState: TextPartState | undefined;
 
     const emit = (event: StreamEvent) => {
       const isReasoning =
@@ -111,6 +124,7 @@ export function normalizeReasoning(
       const state = textParts.get(textId);
       if (!state) return;
       textParts.delete(textId);
+      if (textId === lastId) lastId = lastState = undefined;
       emitParts(textId, state, state.scanner.end());
     };
     const endAllTextParts = () => {
@@ -121,11 +135,13 @@ export function normalizeReasoning(
       next(event) {
         switch (event.type) {
           case 'text-delta': {
-            let state = textParts.get(event.id);
+            let state = event.id === lastId ? lastState : textParts.get(event.id);
             if (!state) {
               state = { scanner: createThinkTagScanner({ tags }) };
               textParts.set(event.id, state);
             }
+            lastId = event.id;
+            lastState = state;
             // The common delta (no `<`, nothing held) is all one part: no per-character work,
             // and visible text goes out as the same event object, since it would be identical.
             const wholePart = state.scanner.pushWhole(event.delta);
@@ -169,7 +185,8 @@ export function normalizeReasoning(
       },
       teardown() {
         textParts.clear();
+        lastId = lastState = undefined;
       },
     };
-  });
+  };
 }

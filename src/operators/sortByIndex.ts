@@ -6,7 +6,7 @@ import type {
   ReasoningStartEvent,
   StreamEvent,
 } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 
 const SortByIndexOptions = z.object({
@@ -65,8 +65,18 @@ function isReasoningEntry(event: StreamEvent): event is ReasoningEntry {
 export function sortByIndex(
   options: SortByIndexOptions = {},
 ): MonoTypeOperatorFunction<StreamEvent> {
+  return createOperator(sortByIndexStage(options));
+}
+
+/**
+ * The logic of {@link sortByIndex} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `sortByIndex(options)` is `createOperator(sortByIndexStage(options))`.
+ */
+export function sortByIndexStage(
+  options: SortByIndexOptions = {},
+): OperatorStage<StreamEvent, StreamEvent> {
   const { windowMs, scheduler } = parseOptions('sortByIndex', SortByIndexOptions, options);
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const held = new Map<number, ReasoningEntry[]>();
     let current: number | undefined;
     let highestReleased = -1;
@@ -158,5 +168,5 @@ export function sortByIndex(
         held.clear();
       },
     };
-  });
+  };
 }

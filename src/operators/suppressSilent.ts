@@ -1,7 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import { z } from 'zod';
 import { isTerminal, type StreamEvent, type TextEndEvent, type TextStartEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
+import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import {
   DEFAULT_SILENT_TOKENS,
@@ -75,17 +75,37 @@ interface OpenPart {
 export function suppressSilent(
   options: SuppressSilentOptions = {},
 ): MonoTypeOperatorFunction<StreamEvent> {
+  return createOperator(suppressSilentStage(options));
+}
+
+/**
+ * The logic of {@link suppressSilent} without its RxJS shell (options checked here, at once), for
+ * `fuseStages`: `suppressSilent(options)` is `createOperator(suppressSilentStage(options))`.
+ */
+export function suppressSilentStage(
+  options: SuppressSilentOptions = {},
+): OperatorStage<StreamEvent, StreamEvent> {
   const { tokens } = parseOptions('suppressSilent', SuppressSilentOptions, options);
-  return createOperator<StreamEvent, StreamEvent>(({ subscriber }) => {
+  return ({ subscriber }) => {
     const parts = new Map<string, OpenPart>();
+    // The part the last delta belonged to, so the common delta costs no Map lookup.
+    let lastId: string | undefined;
+    let lastPart: OpenPart | undefined;
 
     const open = (id: string): OpenPart => {
+      if (id === lastId) return lastPart!;
       let part = parts.get(id);
       if (!part) {
         part = { matcher: createSilentTokenMatcher(tokens), streamedAnything: false };
         parts.set(id, part);
       }
+      lastId = id;
+      lastPart = part;
       return part;
+    };
+    const close = (id: string) => {
+      parts.delete(id);
+      if (id === lastId) lastId = lastPart = undefined;
     };
     const releaseStart = (part: OpenPart) => {
       if (part.heldStart) subscriber.next(part.heldStart);
@@ -100,7 +120,7 @@ export function suppressSilent(
     // Ends one part. Returns whether it was silent (then its text-end, if any, is dropped).
     const resolve = (id: string, end?: TextEndEvent): boolean => {
       const part = open(id);
-      parts.delete(id);
+      close(id);
       const resolution = part.matcher.end();
       release(part, id, resolution.release);
       const fullText = end?.text === undefined ? undefined : stripSilentTokens(end.text, tokens);
@@ -157,7 +177,10 @@ export function suppressSilent(
         resolveAll();
         subscriber.error(error);
       },
-      teardown: () => parts.clear(),
+      teardown() {
+        parts.clear();
+        lastId = lastPart = undefined;
+      },
     };
-  });
+  };
 }

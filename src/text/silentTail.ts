@@ -3,8 +3,6 @@
 // every delta of every reply, so it allocates nothing per character and skips what cannot
 // matter (see `read`).
 
-const WHITESPACE = /\s/;
-
 // States, as small integers: before the first token without or with a separator seen, in
 // decoration after a token, or inside a token (TOKEN_STATES + a table index).
 const LEAD = 0;
@@ -12,33 +10,72 @@ const LEAD_SEPARATED = 1;
 const GAP = 2;
 const TOKEN_STATES = 3;
 
-/** One place where a tail may start; alive while its text so far is a prefix of some tail. */
-export interface TailCandidate {
+/**
+ * One place where a tail may start; alive while its text so far is a prefix of some tail.
+ * Candidates are reused (see TailAutomaton.pool), and so are their state lists: a delta that
+ * starts and ends candidates allocates nothing.
+ */
+export class TailCandidate {
   /** Offset of the tail's first character in the whole text. */
-  start: number;
+  start = 0;
   /** True for the candidate at offset 0: only it may start a token without a separator. */
-  atTextStart: boolean;
-  /** The automaton states it is in; empty means dead. */
-  states: number[];
+  atTextStart = false;
+  /** The automaton states it is in: the first `count` entries (0 means dead). */
+  states: number[] = [];
+  count = 0;
+  /** The list the next step writes into; then the two swap. */
+  spare: number[] = [];
+
+  /** True when one of its states is `state`. */
+  has(state: number): boolean {
+    for (let index = 0; index < this.count; index++) if (this.states[index] === state) return true;
+    return false;
+  }
 }
 
 /** Decoration: whitespace and markdown emphasis (`*` `_` `~`). */
 export function isDecorationCode(code: number): boolean {
   if (code === 32 || code === 42 || code === 95 || code === 126 || (code >= 9 && code <= 13))
     return true;
-  return code >= 160 && WHITESPACE.test(String.fromCharCode(code));
+  return code >= 160 && isWideWhitespace(code);
+}
+
+// The code units ≥ 160 that the RegExp `\s` matches, without building a string per character.
+function isWideWhitespace(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 // Lower case of one code unit, as the code unit a token's lowered text would hold; -1 when it
 // lowers to several units (`İ`), which no token unit can equal.
 function lowerCode(code: number): number {
   if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
-  const lower = String.fromCharCode(code).toLowerCase();
-  return lower.length === 1 ? lower.charCodeAt(0) : -1;
+  let lower = LOWER_CODES[code];
+  if (lower === 0) {
+    const text = String.fromCharCode(code).toLowerCase();
+    lower = text.length === 1 ? text.charCodeAt(0) : -1;
+    LOWER_CODES[code] = lower;
+  }
+  return lower;
 }
 
-function addState(states: number[], state: number): void {
-  if (!states.includes(state)) states.push(state);
+// lowerCode of each code unit once computed (0: not yet; no code unit ≥ 128 lowers to 0).
+const LOWER_CODES = new Int32Array(0x10000);
+
+// Adds `state` to the first `count` entries of `states` unless there; returns the new count.
+function addState(states: number[], count: number, state: number): number {
+  for (let index = 0; index < count; index++) if (states[index] === state) return count;
+  states[count] = state;
+  return count + 1;
 }
 
 /** The token tables an automaton reads with, built once per token list. */
@@ -98,6 +135,8 @@ function continuesTail(tables: Pick<TokenTables, 'tokenCodes'>, code: number): b
 export class TailAutomaton {
   private readonly tables: TokenTables;
   private candidates: TailCandidate[] = [];
+  // Dead candidates, reused by the next ones (so is the `candidates` array itself).
+  private readonly pool: TailCandidate[] = [];
   private length = 0; // code units read so far
   private previousDecoration = false;
 
@@ -138,7 +177,7 @@ export class TailAutomaton {
 
   /** Ends the text: the earliest candidate whose text is a whole tail, if any. */
   finish(): TailCandidate | undefined {
-    const complete = this.candidates.find((candidate) => candidate.states.includes(GAP));
+    const complete = this.candidates.find((candidate) => candidate.has(GAP));
     this.candidates = [];
     return complete;
   }
@@ -168,14 +207,21 @@ export class TailAutomaton {
       this.length === 0 ||
       (decoration && !this.previousDecoration && !this.coveredByLiveCandidate())
     ) {
-      candidates.push({ start: this.length, atTextStart: this.length === 0, states: [LEAD] });
+      const candidate = this.pool.pop() ?? new TailCandidate();
+      candidate.start = this.length;
+      candidate.atTextStart = this.length === 0;
+      candidate.states[0] = LEAD;
+      candidate.count = 1;
+      candidates.push(candidate);
     }
     if (candidates.length > 0) {
       const lower = lowerCode(code);
       let alive = 0;
-      for (const candidate of candidates) {
+      for (let index = 0; index < candidates.length; index++) {
+        const candidate = candidates[index];
         this.step(candidate, lower, decoration, code);
-        if (candidate.states.length > 0) candidates[alive++] = candidate;
+        if (candidate.count > 0) candidates[alive++] = candidate;
+        else this.pool.push(candidate);
       }
       while (candidates.length > alive) candidates.pop();
     }
@@ -187,31 +233,41 @@ export class TailAutomaton {
   // candidate in a lead or gap state accepts every tail the new one could, and starts earlier.
   private coveredByLiveCandidate(): boolean {
     for (const candidate of this.candidates)
-      for (const state of candidate.states) if (state < TOKEN_STATES) return true;
+      for (let index = 0; index < candidate.count; index++)
+        if (candidate.states[index] < TOKEN_STATES) return true;
     return false;
   }
 
   private step(candidate: TailCandidate, lower: number, decoration: boolean, code: number): void {
     const { expectedCode, afterMatch, asciiStartStates, startStates } = this.tables;
-    const { states, atTextStart } = candidate;
-    // A fresh array: setting `length` on a reused one is a slow runtime call in V8.
-    const next: number[] = [];
+    const { states, count, atTextStart } = candidate;
+    // Written into the candidate's spare list (never shrunk: `count` says what is valid, as
+    // setting `length` is a slow runtime call in V8), then the two lists swap.
+    const next = candidate.spare;
+    let nextCount = 0;
     const starts = lower >= 0 && lower < 128 ? asciiStartStates[lower] : startStates.get(lower);
-    for (let index = 0; index < states.length; index++) {
+    for (let index = 0; index < count; index++) {
       const state = states[index];
       if (state >= TOKEN_STATES) {
         const entry = state - TOKEN_STATES;
-        if (expectedCode[entry] === lower) addState(next, afterMatch[entry]);
+        if (expectedCode[entry] === lower) nextCount = addState(next, nextCount, afterMatch[entry]);
         continue;
       }
       if (decoration) {
         // `_` alone is snake_case glue, not a separator from the content before.
         const separated = state === LEAD_SEPARATED || (state === LEAD && code !== 95);
-        addState(next, state === GAP ? GAP : separated ? LEAD_SEPARATED : LEAD);
+        nextCount = addState(
+          next,
+          nextCount,
+          state === GAP ? GAP : separated ? LEAD_SEPARATED : LEAD,
+        );
       }
       if (starts !== undefined && (state !== LEAD || atTextStart))
-        for (const start of starts) addState(next, start);
+        for (let start = 0; start < starts.length; start++)
+          nextCount = addState(next, nextCount, starts[start]);
     }
+    candidate.spare = states;
     candidate.states = next;
+    candidate.count = nextCount;
   }
 }

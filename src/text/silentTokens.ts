@@ -54,54 +54,80 @@ export function createSilentTokenMatcher(
   tokens: readonly string[] = DEFAULT_SILENT_TOKENS,
   { skipAhead = true }: { skipAhead?: boolean } = {},
 ): SilentTokenMatcher {
-  const tails = new TailAutomaton(tokens, skipAhead);
-  let held = '';
-  let heldStart = 0; // offset of `held` in the whole text
+  return new IncrementalSilentMatcher(tokens, skipAhead);
+}
 
-  const releaseBefore = (offset: number): string => {
-    // Slicing nothing off would still flatten a long held string: skip it.
-    if (offset === heldStart) return '';
-    if (offset - heldStart === held.length) {
-      // Everything goes (the common case): no slicing, the caller may get its delta back.
-      const released = held;
-      held = '';
-      heldStart = offset;
-      return released;
+/**
+ * The matcher behind createSilentTokenMatcher. A class, not a closure factory: `push` runs for
+ * every delta, and as a prototype method its optimized code is shared by every reply and kept
+ * across a GC that frees them all (closures made per reply were re-optimized for each).
+ */
+class IncrementalSilentMatcher implements SilentTokenMatcher {
+  private readonly tails: TailAutomaton;
+  private heldText = '';
+  private heldStart = 0; // offset of `heldText` in the whole text
+
+  // Kept for the module's life, so the hidden classes of a matcher and its automaton outlive a
+  // GC that frees every reply (optimized code that depends on them would be thrown away).
+  static readonly keepsHiddenClasses = new IncrementalSilentMatcher(['NO_REPLY'], true).warm();
+
+  constructor(
+    private readonly tokens: readonly string[],
+    skipAhead: boolean,
+  ) {
+    this.tails = new TailAutomaton(tokens, skipAhead);
+  }
+
+  get held(): string {
+    return this.heldText;
+  }
+
+  push(delta: string): string {
+    this.heldText += delta;
+    this.tails.read(delta);
+    return this.releaseBefore(this.tails.holdFrom());
+  }
+
+  end(): SilentResolution {
+    const complete = this.tails.finish();
+    if (!complete) return { release: this.releaseBefore(this.tails.holdFrom()), silent: false };
+    const tail = this.heldText.slice(complete.start - this.heldStart);
+    const token = firstToken(tail, this.tokens);
+    if (complete.atTextStart) {
+      this.heldText = '';
+      return { release: '', silent: true, token };
     }
-    const released = held.slice(0, offset - heldStart);
-    held = held.slice(offset - heldStart);
-    heldStart = offset;
-    return released;
-  };
+    // Emphasis that closes the content ("**Done.** NO_REPLY") stays; the tail is cut from
+    // its first whitespace. Without whitespace ("Done.**NO_REPLY**") all of it goes.
+    const leadLength = tail.search(/[^\s*_~]/);
+    const firstSpace = tail.slice(0, leadLength).search(WHITESPACE);
+    const kept = firstSpace > 0 ? tail.slice(0, firstSpace) : '';
+    const release = this.releaseBefore(complete.start) + kept;
+    this.heldText = '';
+    return { release, silent: false, token };
+  }
 
-  return {
-    push(delta) {
-      held += delta;
-      tails.read(delta);
-      return releaseBefore(tails.holdFrom());
-    },
-    end() {
-      const complete = tails.finish();
-      if (!complete) return { release: releaseBefore(tails.holdFrom()), silent: false };
-      const tail = held.slice(complete.start - heldStart);
-      const token = firstToken(tail, tokens);
-      if (complete.atTextStart) {
-        held = '';
-        return { release: '', silent: true, token };
-      }
-      // Emphasis that closes the content ("**Done.** NO_REPLY") stays; the tail is cut from
-      // its first whitespace. Without whitespace ("Done.**NO_REPLY**") all of it goes.
-      const leadLength = tail.search(/[^\s*_~]/);
-      const firstSpace = tail.slice(0, leadLength).search(WHITESPACE);
-      const kept = firstSpace > 0 ? tail.slice(0, firstSpace) : '';
-      const release = releaseBefore(complete.start) + kept;
-      held = '';
-      return { release, silent: false, token };
-    },
-    get held() {
+  private releaseBefore(offset: number): string {
+    // Slicing nothing off would still flatten a long held string: skip it.
+    if (offset === this.heldStart) return '';
+    const held = this.heldText;
+    if (offset - this.heldStart === held.length) {
+      // Everything goes (the common case): no slicing, the caller may get its delta back.
+      this.heldText = '';
+      this.heldStart = offset;
       return held;
-    },
-  };
+    }
+    const released = held.slice(0, offset - this.heldStart);
+    this.heldText = held.slice(offset - this.heldStart);
+    this.heldStart = offset;
+    return released;
+  }
+
+  // Feeds the kept instance a little text so the automaton's objects exist in their final shape.
+  private warm(): this {
+    this.push('Done. no_rep');
+    return this;
+  }
 }
 
 /**
