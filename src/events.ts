@@ -4,7 +4,13 @@ import { z } from 'zod';
 // The type names and fields are the public contract (DESIGN §3).
 
 /** Which wire format a stream was decoded from. */
-export const ProviderId = z.enum(['openai-chat', 'openai-responses', 'anthropic', 'ollama']);
+export const ProviderId = z.enum([
+  'openai-chat',
+  'openai-responses',
+  'anthropic',
+  'ollama',
+  'llm-rx',
+]);
 export type ProviderId = z.infer<typeof ProviderId>;
 
 /** The start of a response: what the wire said about it. */

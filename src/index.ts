@@ -102,3 +102,17 @@ export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdi
 export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
+
+// Relay: llm-rx's own SSE wire, event logs, resume (DESIGN §11)
+export { toSseFrames, sseFrame, SSE_PING } from './relay/toSseFrames';
+export type { SseFramesOptions } from './relay/toSseFrames';
+export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/toSseStream';
+export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStream';
+export { memoryEventLog } from './relay/memoryEventLog';
+export type { MemoryEventLogOptions } from './relay/memoryEventLog';
+export { recordTo } from './relay/recordTo';
+export { followLog } from './relay/followLog';
+export type { FollowLogOptions } from './relay/followLog';
+export { parseLastEventId } from './relay/lastEventId';
+export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
+export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';

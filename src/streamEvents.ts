@@ -13,6 +13,7 @@ import {
   wireFormatOf,
   type ProviderName,
 } from './providers/detect';
+import { createLlmRxDecoder } from './providers/llmRx';
 import { createOllamaDecoder } from './providers/ollama';
 import { createOpenAIChatDecoder } from './providers/openaiChat';
 import { createOpenAIResponsesDecoder } from './providers/openaiResponses';
@@ -39,7 +40,7 @@ export interface StreamEventsOptions {
 
 const StreamEventsOptions = z.object({
   provider: z
-    .enum(['openai-chat', 'openrouter', 'openai-responses', 'anthropic', 'ollama'])
+    .enum(['openai-chat', 'openrouter', 'openai-responses', 'anthropic', 'ollama', 'llm-rx'])
     .optional(),
   idleTimeoutMs: durationOption.optional(),
   deadlineMs: durationOption.optional(),
@@ -52,6 +53,7 @@ const SSE_DECODERS: Record<Exclude<ProviderId, 'ollama'>, () => WireDecoder<SseM
   'openai-chat': createOpenAIChatDecoder,
   'openai-responses': createOpenAIResponsesDecoder,
   anthropic: createAnthropicDecoder,
+  'llm-rx': createLlmRxDecoder,
 };
 
 /** How many messages detection may look at before it gives up with `unknown-provider`. */
@@ -106,7 +108,9 @@ export function streamEvents(
           ? wireFormatOf(provider)
           : isNdjsonContentType(contentType)
             ? 'ollama'
-            : undefined;
+            : isResponse(input) && input.headers.has('x-llm-rx-stream')
+              ? 'llm-rx'
+              : undefined;
       const onWarning = (warning: SourceWarning) =>
         emit({ type: 'warning', code: warning.code, message: warning.message });
       const sourceOptions = { maxBufferSize, onWarning };

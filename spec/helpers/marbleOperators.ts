@@ -14,6 +14,8 @@ import { channel } from '../../src/channels/channel';
 import { decodeAnthropic } from '../../src/providers/anthropic';
 import { decodeOllama } from '../../src/providers/ollama';
 import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
+import { toSseFrames } from '../../src/relay/toSseFrames';
+import { relayMarbleOperators } from './relayMarbleOperators';
 
 /** Builds the operator a `.marble` file names, from its `args` and the test scheduler. */
 export type MarbleOperatorFactory = (
@@ -92,6 +94,10 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   decodeOllama: () => decodeOllama(),
   // args: { name, ...overrides }; the channel's timers run on the test scheduler.
   channel: ({ name, ...overrides }, scheduler) => channel(name, { ...overrides, scheduler }),
+  // args are its options; the heartbeat runs on the test scheduler.
+  toSseFrames: (options, scheduler) => toSseFrames({ ...options, scheduler }),
+  // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.
+  ...relayMarbleOperators,
 };
 
 /** The handleEvents handler a marble's args describe (see the registry entry). */

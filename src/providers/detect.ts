@@ -1,5 +1,6 @@
 import type { ProviderId } from '../events';
 import type { SseMessage } from '../source/fromSse';
+import { isLlmRxMessage } from './llmRx';
 
 /** Provider ids `streamEvents` accepts: the wire formats, plus `openrouter` for `openai-chat`. */
 export type ProviderName = ProviderId | 'openrouter';
@@ -17,13 +18,15 @@ export function isNdjsonContentType(contentType: string | null | undefined): boo
 /**
  * Tells the wire format from one SSE message, or `undefined` when this message does not say.
  * The event name decides first (`message_start`, `content_block_*` → anthropic; `response.*`
- * → openai-responses), then the data's shape: a `type` of the same names, `object:
- * "chat.completion.chunk"`, `choices`, a bare `{ error }`, or `[DONE]` → openai-chat.
+ * → openai-responses), then the data's shape: a valid StreamEvent → llm-rx (DESIGN §11); a `type`
+ * of the same names, `object: "chat.completion.chunk"`, `choices`, a bare `{ error }`, or
+ * `[DONE]` → openai-chat.
  */
 export function detectWireFormat(message: SseMessage): ProviderId | undefined {
   const byName = formatOfEventType(message.event);
   if (byName) return byName;
   if (message.data === '[DONE]') return 'openai-chat';
+  if (isLlmRxMessage(message)) return 'llm-rx';
   let data: unknown;
   try {
     data = JSON.parse(message.data);

@@ -27,7 +27,10 @@ export interface EventLog {
    * The events of `streamId` with `seq > after`: those stored, then live ones as they are
    * appended, completing after the terminal event. Nothing lost or duplicated between the two
    * parts, whatever the timing of the subscribe. Errors with an `LlmRxError`: `unknown-stream`,
-   * `log-unavailable`, `producer-lost`. Unsubscribing releases whatever the read holds.
+   * `log-unavailable`, `producer-lost`, and `invalid-last-event-id` (status 400) when `after` is
+   * past the last event stored at the time of the read (`after >= count`; -1 is always valid),
+   * so a bad resume position fails at once instead of waiting. Unsubscribing releases whatever
+   * the read holds.
    */
   read(streamId: string, after: number): Observable<LoggedEvent>;
   /** Releases everything the log opened (connections, timers). Idempotent. */

@@ -1,0 +1,34 @@
+import { Observable, switchMap, timer } from 'rxjs';
+import { followLog } from '../../src/relay/followLog';
+import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import { recordTo } from '../../src/relay/recordTo';
+import type { MarbleOperatorFactory } from './marbleOperators';
+
+/**
+ * Marble entries for the event log (DESIGN §11).
+ *
+ * recordThenFollow: the source is recorded into a fresh memoryEventLog under "s" (subscribed
+ * at frame 0); the output is `followLog(log, "s", { after, idleTimeoutMs })` subscribed at
+ * `args.followAtMs`. With `followFirst` the follower's timer is scheduled before the recording
+ * is subscribed, so in a shared frame the follower subscribes before the append; without it,
+ * after. `ttlMs` is the log's. Teardown stops the recording and closes the log.
+ */
+export const relayMarbleOperators: Record<string, MarbleOperatorFactory> = {
+  recordThenFollow:
+    ({ followAtMs, followFirst = false, after, idleTimeoutMs, ttlMs }, scheduler) =>
+    (source) =>
+      new Observable((subscriber) => {
+        const log = memoryEventLog({ ttlMs, scheduler });
+        const follow = () =>
+          timer(followAtMs, scheduler)
+            .pipe(switchMap(() => followLog(log, 's', { after, idleTimeoutMs, scheduler })))
+            .subscribe(subscriber);
+        const record = () => source.pipe(recordTo(log, 's')).subscribe();
+        const [first, second] = followFirst ? [follow(), record()] : [record(), follow()];
+        return () => {
+          first.unsubscribe();
+          second.unsubscribe();
+          void log.close();
+        };
+      }),
+};

@@ -1,0 +1,128 @@
+import { Subject, concat, defer, from, NEVER } from 'rxjs';
+import type { StreamEvent } from '../../src/events';
+import { followLog } from '../../src/relay/followLog';
+import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import { recordTo } from '../../src/relay/recordTo';
+import { collect } from '../helpers/bytes';
+import { countingScheduler } from '../reliability/leakCheck';
+
+const hel: StreamEvent = { type: 'text-delta', id: 't', delta: 'Hel' };
+const lo: StreamEvent = { type: 'text-delta', id: 't', delta: 'lo' };
+const done: StreamEvent = { type: 'completed', finishReason: 'stop' };
+
+describe('memoryEventLog with recordTo and followLog', () => {
+  const scheduler = countingScheduler();
+  const log = memoryEventLog({ ttlMs: 60_000, scheduler });
+  afterAll(async () => {
+    await log.close();
+    expect(scheduler.pending()).toBe(0);
+  });
+
+  it('recordTo passes on exactly what it appends; followLog replays it', async () => {
+    const passed = await collect(from([hel, lo, done]).pipe(recordTo(log, 'a')));
+    expect(passed).toEqual([hel, lo, done]);
+    expect(await collect(followLog(log, 'a'))).toEqual([hel, lo, done]);
+    expect(await collect(followLog(log, 'a', { after: 1 }))).toEqual([done]);
+    expect(await collect(followLog(log, 'a', { after: 2 }))).toEqual([]);
+  });
+
+  it('recording to an id the log still holds: failed stream-exists, source never subscribed', async () => {
+    let subscribed = false;
+    const source = defer(() => {
+      subscribed = true;
+      return from([hel]);
+    });
+    await collect(from([done]).pipe(recordTo(log, 'b')));
+    expect(await collect(source.pipe(recordTo(log, 'b')))).toEqual([
+      {
+        type: 'failed',
+        error: {
+          code: 'stream-exists',
+          message:
+            'The event log already holds a stream "b" (open, or finished within its TTL); record each response under a new id.',
+          retryable: false,
+        },
+      },
+    ]);
+    expect(subscribed).toBe(false);
+  });
+
+  it('following an unknown id: failed unknown-stream', async () => {
+    expect(await collect(followLog(log, 'nope'))).toEqual([
+      {
+        type: 'failed',
+        error: {
+          code: 'unknown-stream',
+          message:
+            'The event log holds no stream "nope": it never existed, or it finished and its TTL passed.',
+          retryable: false,
+        },
+      },
+    ]);
+  });
+
+  it('a position past the end: failed invalid-last-event-id with status 400, at once', async () => {
+    const source = new Subject<StreamEvent>();
+    const recording = source.pipe(recordTo(log, 'c')).subscribe();
+    source.next(hel);
+    expect(await collect(followLog(log, 'c', { after: 1 }))).toEqual([
+      {
+        type: 'failed',
+        error: {
+          code: 'invalid-last-event-id',
+          message:
+            'Cannot resume stream "c" after position 1: it is past the last event stored (position 0).',
+          status: 400,
+          retryable: false,
+        },
+      },
+    ]);
+    recording.unsubscribe();
+  });
+
+  it('a recorder unsubscribed before the terminal appends incomplete aborted; followers end', async () => {
+    const seen: StreamEvent[] = [];
+    const recording = concat(from([hel]), NEVER)
+      .pipe(recordTo(log, 'd'))
+      .subscribe();
+    const following = collect(followLog(log, 'd'));
+    followLog(log, 'd').subscribe((event) => seen.push(event));
+    recording.unsubscribe();
+    const aborted = {
+      type: 'incomplete',
+      reason: 'aborted',
+      message: 'The recorder was unsubscribed before the stream ended.',
+    };
+    expect(await following).toEqual([hel, aborted]);
+    expect(seen).toEqual([hel, aborted]);
+  });
+
+  it('a source that completes without a terminal: failed stream-closed recorded and passed on', async () => {
+    const closed = {
+      type: 'failed',
+      error: {
+        code: 'stream-closed',
+        message: 'The recorded stream ended without a terminal event.',
+        retryable: true,
+      },
+    };
+    expect(await collect(from([hel]).pipe(recordTo(log, 'e')))).toEqual([hel, closed]);
+    expect(await collect(followLog(log, 'e'))).toEqual([hel, closed]);
+  });
+
+  it('a follower that appends from its own next() still sees every event once, in order', async () => {
+    const source = new Subject<StreamEvent>();
+    source.pipe(recordTo(log, 'f')).subscribe();
+    const first: StreamEvent[] = [];
+    const second: StreamEvent[] = [];
+    followLog(log, 'f').subscribe((event) => {
+      first.push(event);
+      if (event === hel) source.next(lo);
+    });
+    followLog(log, 'f').subscribe((event) => second.push(event));
+    source.next(hel);
+    source.next(done);
+    expect(first).toEqual([hel, lo, done]);
+    expect(second).toEqual([hel, lo, done]);
+  });
+});
