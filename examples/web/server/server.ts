@@ -7,6 +7,7 @@ import {
   channel,
   followLog,
   memoryEventLog,
+  parseLastEventId,
   recordTo,
   streamEvents,
   toSseResponse,
@@ -85,13 +86,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
   };
 
   const serveTurn = async (id: string, url: URL, req: IncomingMessage, res: ServerResponse) => {
-    const lastEventId = req.headers['last-event-id'];
-    let after = -1;
-    if (lastEventId !== undefined) {
-      if (typeof lastEventId !== 'string' || !/^\d+$/.test(lastEventId)) {
-        return sendJson(res, 400, { error: 'Last-Event-ID must be a non-negative whole number' });
-      }
-      after = Number(lastEventId);
+    let after: number;
+    try {
+      after = parseLastEventId(req.headers['last-event-id']?.toString());
+    } catch (error) {
+      return sendJson(res, 400, { error: (error as Error).message });
     }
     const drop = Number(url.searchParams.get('drop') ?? NaN);
     const dropAfter = Number.isInteger(drop) && drop >= 0 && !dropped.has(id) ? drop : undefined;
