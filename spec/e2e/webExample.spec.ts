@@ -162,6 +162,29 @@ describeWithChromium('web example in headless Chromium', (executablePath) => {
     );
   });
 
+  it.each([
+    ['openai-chat/error-mid-stream', 'failed'],
+    ['anthropic/max-tokens-no-message-stop', 'incomplete'],
+  ])('ends %s with the outcome %s and its message', async (name, outcome) => {
+    const turn = await turnOf(await relayedEvents(server, name));
+    expect(turn.terminal.type).toBe(outcome);
+
+    const page = await open(`capture=${name}`);
+    const shown = await shownWhenDone(page, createMarkdown().render(turn.text));
+    await page.close();
+
+    const { terminal } = turn;
+    expect(shown.outcome).toBe(outcome);
+    expect(shown.status).toBe(
+      terminal.type === 'failed'
+        ? `Failed (${terminal.error.code}): ${terminal.error.message}`
+        : terminal.type === 'incomplete'
+          ? `Incomplete (${terminal.reason}): ${terminal.message}`
+          : 'not a failure',
+    );
+    expect(shown.markdown).toBe(turn.text);
+  });
+
   it('Stop ends the stream as incomplete (aborted), keeping what arrived', async () => {
     const turn = await turnOf(await relayedEvents(server, DEMO));
 

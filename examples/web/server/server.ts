@@ -102,15 +102,23 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.flushHeaders();
     const reader = response.body!.getReader();
-    res.on('close', () => void reader.cancel().catch(() => undefined));
+    const closed = new Promise<void>((resolve) =>
+      res.on('close', () => {
+        void reader.cancel().catch(() => undefined);
+        resolve();
+      }),
+    );
+    let flushed = Promise.resolve();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      res.write(value);
+      flushed = new Promise((resolve) => res.write(value, () => resolve()));
     }
-    // A dropped connection ends without the closing chunk, as a lost network would.
-    if (dropAfter !== undefined) res.destroy();
-    else res.end();
+    if (dropAfter === undefined) return void res.end();
+    // A dropped connection ends without the closing chunk, as a lost network would; but only
+    // once the k events are on the wire (destroy() discards what is still buffered).
+    await Promise.race([flushed, closed]);
+    res.destroy();
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
