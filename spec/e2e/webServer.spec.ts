@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { lastValueFrom, toArray } from 'rxjs';
+import { resumableEvents } from '../../examples/web/page/resumableEvents';
+import { replayBody } from '../../examples/web/server/captures';
 import { startDemoServer, type DemoServer } from '../../examples/web/server/server';
-import { fromSse, type SseMessage } from '../../src/index';
+import { channel, fromSse, streamEvents, type SseMessage, type StreamEvent } from '../../src/index';
 
 // The web example's server at the HTTP level (no browser): turns, resume, the one-time drop.
 
@@ -87,5 +91,76 @@ describe('web example server', () => {
     expect([...first, ...rest].map((message) => message.data)).toEqual(
       whole.map((message) => message.data),
     );
+  });
+
+  describe('resumableEvents, the page reader, run in Node (fetch + streamEvents)', () => {
+    const name = 'openai-chat/parallel-tool-calls';
+
+    async function turnId(): Promise<string> {
+      const response = await startTurn(`capture=${name}`);
+      return ((await response.json()) as { id: string }).id;
+    }
+
+    it('gives the very events the server relayed, whichever event the connection drops at', async () => {
+      const { capture, provider } = server.captures.get(name)!;
+      const relayed = await lastValueFrom(
+        streamEvents(replayBody(capture, 0), { provider }).pipe(channel('web'), toArray()),
+      );
+      expect(relayed.length).toBe(11);
+      for (const drop of [0, 1, 5, relayed.length - 1]) {
+        const id = await turnId();
+        const reconnects: Array<[number, number]> = [];
+        const received = await lastValueFrom(
+          resumableEvents(`${server.url}/api/turns/${id}/events?drop=${drop}`, {
+            signal: new AbortController().signal,
+            retryDelayMs: 0,
+            onReconnect: (attempt, lastEventId) => reconnects.push([attempt, lastEventId]),
+          }).pipe(toArray()),
+        );
+        expect({ drop, received }).toEqual({ drop, received: relayed });
+        expect(reconnects).toEqual([[1, drop - 1]]);
+      }
+    });
+
+    it('ends incomplete (aborted) when stopped while waiting to reconnect', async () => {
+      const id = await turnId();
+      const stop = new AbortController();
+      const received: StreamEvent[] = await lastValueFrom(
+        resumableEvents(`${server.url}/api/turns/${id}/events?drop=2`, {
+          signal: stop.signal,
+          retryDelayMs: 60_000,
+          onReconnect: () => stop.abort(),
+        }).pipe(toArray()),
+      );
+      expect(received.map((event) => event.type)).toEqual([
+        'response-start',
+        'tool-input-start',
+        'incomplete',
+      ]);
+      expect(received[2]).toEqual({
+        type: 'incomplete',
+        reason: 'aborted',
+        message: 'Stopped while reconnecting.',
+      });
+    });
+
+    it('gives up after maxReconnects failed attempts in a row, with the last failure', async () => {
+      const closed = createServer();
+      await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((done) => closed.close(done));
+      const received = await lastValueFrom(
+        resumableEvents(`http://127.0.0.1:${port}/none`, {
+          signal: new AbortController().signal,
+          retryDelayMs: 0,
+          maxReconnects: 2,
+        }).pipe(toArray()),
+      );
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({
+        type: 'failed',
+        error: { code: 'stream-error', retryable: true },
+      });
+    });
   });
 });

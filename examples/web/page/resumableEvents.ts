@@ -109,8 +109,8 @@ export function resumableEvents(
       if (failuresInRow >= maxReconnects) return end(failure);
       failuresInRow++;
       reconnects++;
-      onReconnect?.(reconnects, lastEventId);
       retryTimer = setTimeout(connect, retryDelayMs);
+      onReconnect?.(reconnects, lastEventId); // after the timer is set: it may press Stop
     };
 
     signal.addEventListener('abort', onAbortWhileWaiting);
