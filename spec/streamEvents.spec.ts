@@ -6,7 +6,7 @@ const sseResponse = (body: string, status = 200, statusText = '') =>
   new Response(body, { status, statusText, headers: { 'content-type': 'text/event-stream' } });
 
 describe('streamEvents with openai-chat', () => {
-  it('fails a non-2xx response with its status and a short excerpt of the body', async () => {
+  it("fails a non-2xx response with its status and the provider's own message", async () => {
     const body = JSON.stringify({ error: { code: 429, message: 'Rate limit exceeded' } });
     const events = await collect(
       streamEvents(sseResponse(body, 429, 'Too Many Requests'), { provider: 'openrouter' }),
@@ -16,7 +16,7 @@ describe('streamEvents with openai-chat', () => {
         type: 'failed',
         error: {
           code: 'http-error',
-          message: `The provider answered HTTP 429 Too Many Requests: ${JSON.stringify(body)}`,
+          message: 'The provider answered HTTP 429 Too Many Requests: Rate limit exceeded',
           status: 429,
           retryable: true,
         },

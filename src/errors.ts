@@ -4,7 +4,8 @@
  *
  * - `max-buffer-size-exceeded`: an SSE line or event grew past `maxBufferSize` without ending.
  * - `malformed-event`: a data payload (SSE `data:` or an NDJSON line) is not valid JSON.
- * - `stream-closed`: the body ended before the provider sent a terminal event or a finish reason.
+ * - `stream-closed`: the body ended before the provider sent a terminal event or a finish reason
+ *   (an empty body too, whether or not `provider` was given; retryable).
  * - `stream-error`: reading the body failed (connection reset, the body stream errored).
  * - `http-error`: the response status was not 2xx.
  * - `unexpected-body`: a 2xx answer that is not a stream of events (an HTML page, a plain-text
@@ -13,7 +14,8 @@
  * - `unknown-provider`: the wire format could not be detected and no `provider` was given.
  * - `stalled`: no event arrived for `idleTimeoutMs`.
  * - `deadline`: the stream ran past `deadlineMs`.
- * - `aborted`: the caller's AbortSignal fired (ends as `incomplete`, reason `aborted`).
+ * - `aborted`: the caller's AbortSignal fired, or a body read rejected with an `AbortError`
+ *   (the request's own fetch signal); ends as `incomplete`, reason `aborted`.
  * - `invalid-options`: an operator or function was given options it cannot use.
  * - `incomplete-turn`: a turn carried nothing a user could receive (see `assertTurn`).
  * - `stream-exists`: an event log already holds a stream under that id (recordTo).

@@ -299,9 +299,21 @@ export function terminalForFinish(finish: FinishEvent, usage?: UsageEvent): Term
   }
 }
 
-/** A `failed` terminal with llm-rx's own code (no provider, no status). */
-export function failedEvent(code: string, message: string, retryable: boolean): FailedEvent {
-  return { type: 'failed', error: { code, message, retryable } };
+/**
+ * A `failed` terminal with llm-rx's own code; `details` adds `status`, `provider` and
+ * `retryAfterMs` when known (left out when undefined, so events compare equal).
+ */
+export function failedEvent(
+  code: string,
+  message: string,
+  retryable: boolean,
+  details: Pick<FailedError, 'status' | 'provider' | 'retryAfterMs'> = {},
+): FailedEvent {
+  const error: FailedError = { code, message, retryable };
+  if (details.provider !== undefined) error.provider = details.provider;
+  if (details.status !== undefined) error.status = details.status;
+  if (details.retryAfterMs !== undefined) error.retryAfterMs = details.retryAfterMs;
+  return { type: 'failed', error };
 }
 
 /** The fields of a `usage` event without its tag. */

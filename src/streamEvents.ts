@@ -17,8 +17,13 @@ import { createLlmRxDecoder } from './providers/llmRx';
 import { createOllamaDecoder } from './providers/ollama';
 import { createOpenAIChatDecoder } from './providers/openaiChat';
 import { createOpenAIResponsesDecoder } from './providers/openaiResponses';
-import { isResponse, type ByteInput } from './source/byteSource';
-import { failureForAnswer, isUnexpectedAnswer, unexpectedBody } from './source/unexpectedAnswer';
+import { assertByteInput, isResponse, type ByteInput } from './source/byteSource';
+import {
+  emptyBody,
+  failureForAnswer,
+  isUnexpectedAnswer,
+  unexpectedBody,
+} from './source/unexpectedAnswer';
 import { fromNdjson } from './source/fromNdjson';
 import { fromSse, type SourceWarning, type SseMessage } from './source/fromSse';
 
@@ -68,8 +73,9 @@ const DETECTION_WINDOW = 8;
  * result:  -response-start-reasoning-start-reasoning-delta-reasoning-end-text-start-text-delta-…-finish-(completed|)
  * ```
  *
- * - A non-2xx `Response` → `failed` code `http-error` with `status` and a short excerpt of
- *   the body (retryable for 408, 409, 429 and 5xx). A 200 that is not a stream — an HTML page,
+ * - A non-2xx `Response` → `failed` code `http-error` with `status`, the provider's own error
+ *   message (else a short excerpt of the body), `retryAfterMs` from `Retry-After` (retryable
+ *   for 408, 409, 429 and 5xx). A 200 that is not a stream — an HTML page,
  *   a plain-text message, a first NDJSON line that is not JSON — → `failed` `unexpected-body`
  *   with an excerpt of what arrived.
  * - `provider` omitted: `application/x-ndjson` → ollama; otherwise the first SSE event that
@@ -78,6 +84,12 @@ const DETECTION_WINDOW = 8;
  *   NDJSON without that content type needs `provider: 'ollama'`.
  * - Errors never travel as RxJS `error` notifications: they become `failed`.
  * - A final event cut off by EOF that is not complete JSON → `warning` `truncated-event`.
+ * - An empty body (no event, only blank lines or SSE comments) → `failed` `stream-closed`,
+ *   retryable, saying the body was empty — whether or not `provider` was given.
+ * - The request's own fetch signal aborting the body read → `incomplete` `aborted`, the text
+ *   so far already delivered (as with `signal`).
+ * - `input` that is not a body (`undefined`, `null`, a number, a string) throws
+ *   `invalid-options` at the call.
  *
  * @example
  * ```ts
@@ -96,6 +108,7 @@ export function streamEvents(
     StreamEventsOptions,
     options,
   );
+  assertByteInput('streamEvents', input);
   const decoded = new Observable<StreamEvent>((subscriber) => {
     const emit: Emit = (event) => subscriber.next(event);
     let sourceSubscription: Subscription | undefined;
@@ -111,8 +124,13 @@ export function streamEvents(
             : isResponse(input) && input.headers.has('x-llm-rx-stream')
               ? 'llm-rx'
               : undefined;
-      const onWarning = (warning: SourceWarning) =>
+      let warned = false;
+      const onWarning = (warning: SourceWarning) => {
+        warned = true;
         emit({ type: 'warning', code: warning.code, message: warning.message });
+      };
+      // Nothing at all arrived: the same retryable fault with or without a named provider.
+      const isEmpty = (count: number) => count === 0 && !warned;
       const sourceOptions = { maxBufferSize, onWarning };
 
       if (format === 'ollama') {
@@ -135,7 +153,12 @@ export function streamEvents(
             emit(unexpectedBody('The body is not NDJSON: its first line is not JSON'));
             subscriber.complete();
           },
-          complete: () => guard(() => (decoder.complete(emit), subscriber.complete())),
+          complete: () =>
+            guard(() => {
+              if (isEmpty(values)) emit(emptyBody());
+              else decoder.complete(emit);
+              subscriber.complete();
+            }),
         });
         return;
       }
@@ -159,6 +182,10 @@ export function streamEvents(
         error: (error) => subscriber.error(error),
         complete: () =>
           guard(() => {
+            if (isEmpty(messages) && firstIgnoredLine === undefined) {
+              emit(emptyBody());
+              return subscriber.complete();
+            }
             if (messages === 0 && firstIgnoredLine !== undefined) {
               emit(
                 unexpectedBody(

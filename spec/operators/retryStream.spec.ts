@@ -14,14 +14,17 @@ const failed = (retryable: boolean): StreamEvent => ({
 const completed: StreamEvent = { type: 'completed', finishReason: 'stop' };
 
 describe('retryStream: construction', () => {
-  it.each([{ maxAttempts: 0 }, { maxAttempts: 1.5 }, { backoffMs: -1 }, { backoffMs: [] }])(
-    'rejects %j with invalid-options',
-    (options) => {
-      expect(() => retryStream(() => of(completed), options)).toThrow(
-        expect.objectContaining({ code: 'invalid-options' }),
-      );
-    },
-  );
+  it.each([
+    { maxAttempts: 0 },
+    { maxAttempts: 1.5 },
+    { backoffMs: -1 },
+    { backoffMs: [] },
+    { maxRetryAfterMs: -1 },
+  ])('rejects %j with invalid-options', (options) => {
+    expect(() => retryStream(() => of(completed), options)).toThrow(
+      expect.objectContaining({ code: 'invalid-options' }),
+    );
+  });
 
   it('rejects a request that is not a function', () => {
     expect(() => retryStream(undefined as unknown as () => Observable<StreamEvent>)).toThrow(

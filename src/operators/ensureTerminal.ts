@@ -46,8 +46,9 @@ export interface EnsureTerminalOptions {
  * - Source completes without one: the last `finish` decides (`stop`, `tool-calls`, `other` →
  *   `completed` with the last `usage`; `length`, `content-filter` → `incomplete`), and with no
  *   `finish` it is `failed` code `stream-closed`, retryable: a silent EOF is never success.
- * - Source errors: `failed` with the error's `code` (`stream-error` when it has none);
- *   an error with code `aborted` is `incomplete`, reason `aborted`.
+ * - Source errors: `failed` with the error's `code` (`stream-error` when it has none) and its
+ *   `status`, `provider`, `retryAfterMs`; an error with code `aborted` is `incomplete`,
+ *   reason `aborted`.
  * - `idleTimeoutMs` without an event (each event resets it, counted from subscription):
  *   `failed` `stalled`; past `deadlineMs` from subscription: `failed` `deadline`. Either
  *   unsubscribes the source.
@@ -137,13 +138,10 @@ export function ensureTerminal(
       },
       error(error) {
         if (isLlmRxError(error) && error.code === 'aborted') return onAbort();
-        const code = isLlmRxError(error) ? error.code : 'stream-error';
         const message = error instanceof Error ? error.message : String(error);
-        const terminal = failedEvent(code, message, isLlmRxError(error) ? error.retryable : true);
-        if (isLlmRxError(error) && error.status !== undefined) terminal.error.status = error.status;
-        if (isLlmRxError(error) && error.provider !== undefined)
-          terminal.error.provider = error.provider;
-        end(terminal);
+        if (!isLlmRxError(error)) return end(failedEvent('stream-error', message, true));
+        const { status, provider, retryAfterMs } = error;
+        end(failedEvent(error.code, message, error.retryable, { status, provider, retryAfterMs }));
       },
       complete() {
         if (lastFinish) return end(terminalForFinish(lastFinish, lastUsage));

@@ -8,6 +8,7 @@ import { ensureTerminal } from './ensureTerminal';
 const RetryStreamOptions = z.object({
   maxAttempts: z.number().int().min(1).default(3),
   backoffMs: z.union([durationOption, z.array(durationOption).min(1)]).default(500),
+  maxRetryAfterMs: durationOption.default(60_000),
   scheduler: schedulerOption,
 });
 
@@ -21,6 +22,12 @@ export interface RetryStreamOptions {
    * @defaultValue 500
    */
   backoffMs?: number | number[];
+  /**
+   * The longest `failed.error.retryAfterMs` (a `Retry-After` header) worth waiting for; a
+   * failure asking for a longer wait is not retried but passed on, so the app can tell the user.
+   * @defaultValue 60000
+   */
+  maxRetryAfterMs?: number;
   /** Where the backoff timer runs. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
@@ -63,7 +70,16 @@ const VISIBLE_TYPES = new Set<StreamEvent['type']>([
  *   the output reads as one attempt, preceded by one `warning` `retry` per failed attempt.
  * - Retried: a `failed` with `retryable: true`, nothing visible sent, fewer than `maxAttempts`
  *   attempts made. The `retry` warning goes out at once (`detail`: attempt, maxAttempts,
- *   delayMs, the failed error); the next attempt starts after the backoff.
+ *   delayMs, the failed error); the next attempt starts after the backoff, or after the
+ *   failure's `retryAfterMs` (the provider's `Retry-After`) when that is longer:
+ *
+ *   ```
+ *   attempt 1:  -x|                        x = failed, retryable, retryAfterMs 30   (backoffMs: 5)
+ *   attempt 2:    ------ 30 ms ------a-c|
+ *   result:     -w-------------------a-c|
+ *   ```
+ *
+ *   A `retryAfterMs` above `maxRetryAfterMs` is not waited for: that failure passes.
  * - Everything else passes: any terminal after visible output (text is never duplicated), a
  *   failure that is not retryable, the last attempt's failure.
  * - Unsubscribing stops the running attempt or cancels the backoff timer.
@@ -81,7 +97,7 @@ export function retryStream(
   request: () => Observable<StreamEvent>,
   options: RetryStreamOptions = {},
 ): Observable<StreamEvent> {
-  const { maxAttempts, backoffMs, scheduler } = parseOptions(
+  const { maxAttempts, backoffMs, maxRetryAfterMs, scheduler } = parseOptions(
     'retryStream',
     RetryStreamOptions,
     options,
@@ -111,15 +127,18 @@ export function retryStream(
     };
 
     const onTerminal = (terminal: StreamEvent) => {
+      const retryAfterMs = terminal.type === 'failed' ? (terminal.error.retryAfterMs ?? 0) : 0;
       if (
         terminal.type === 'failed' &&
         terminal.error.retryable &&
         !visibleSent &&
-        attempt < maxAttempts
+        attempt < maxAttempts &&
+        retryAfterMs <= maxRetryAfterMs
       ) {
         held = [];
-        const delayMs = delayBeforeRetry(attempt);
-        subscriber.next(retryWarning(attempt, maxAttempts, delayMs, terminal));
+        const backoff = delayBeforeRetry(attempt);
+        const delayMs = Math.max(backoff, retryAfterMs);
+        subscriber.next(retryWarning(attempt, maxAttempts, delayMs, terminal, delayMs > backoff));
         backoffTimer = scheduler.schedule(runAttempt, delayMs);
         return;
       }
@@ -177,11 +196,13 @@ function retryWarning(
   maxAttempts: number,
   delayMs: number,
   failed: FailedEvent,
+  providerAsked: boolean,
 ): WarningEvent {
+  const why = providerAsked ? ', as the provider asked' : '';
   return {
     type: 'warning',
     code: 'retry',
-    message: `Attempt ${attempt} of ${maxAttempts} failed before any output (${failed.error.code}); retrying in ${delayMs} ms.`,
+    message: `Attempt ${attempt} of ${maxAttempts} failed before any output (${failed.error.code}); retrying in ${delayMs} ms${why}.`,
     detail: { attempt, maxAttempts, delayMs, error: failed.error },
   };
 }

@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import {
   terminalForFinish,
-  usageFields,
-  type CompletedEvent,
   type FailedEvent,
   type FinishEvent,
   type StreamEvent,
@@ -20,15 +18,15 @@ import {
 } from './decoder';
 import {
   Chunk,
-  DECODED_DELTA_FIELDS,
-  QUIET_DELTA_FIELDS,
   failedErrorOf,
   finishReasonOf,
   readPlainDelta,
-  usageEventOf,
+  reportUnknownDeltaFields,
   type ChunkDelta,
   type ChunkError,
 } from './openaiChatSchema';
+import { decodeContent, type ContentSink } from './openaiChatContent';
+import { completedWithoutFinish, usageOfChunk } from './openaiChatUsage';
 import { createToolCallAssembler } from './openaiChatToolCalls';
 import { createReasoningTracker, decodeReasoning } from './openaiChatReasoning';
 
@@ -106,24 +104,14 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
     ended = true;
   }
 
-  function reportUnknownFields(delta: ChunkDelta, emit: Emit) {
-    for (const field in delta) {
-      if (DECODED_DELTA_FIELDS.has(field) || QUIET_DELTA_FIELDS.has(field)) continue;
-      // A null carries nothing, so nothing is lost by skipping it quietly.
-      if (delta[field] == null) continue;
-      warnOnce(
-        emit,
-        'unknown-field',
-        `delta.${field}`,
-        `The openai-chat decoder does not know the delta field "${field}"; it was ignored.`,
-        { field: `delta.${field}` },
-      );
-    }
-  }
+  const content: ContentSink = {
+    text: appendText,
+    reasoning: (delta, emit) => reasoning.appendPlain(delta, emit),
+  };
 
   function decodeDelta(delta: ChunkDelta, emit: Emit) {
     decodeReasoning(delta, reasoning, emit, warnOnce);
-    if (delta.content) appendText(delta.content, emit);
+    decodeContent(delta.content, content, emit, warnOnce);
     // A refusal is what the model says instead of an answer: the user should see it.
     if (delta.refusal) appendText(delta.refusal, emit);
     if (delta.tool_calls) {
@@ -163,7 +151,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
         continue;
       }
       if (choice.delta) {
-        reportUnknownFields(choice.delta, emit);
+        reportUnknownDeltaFields(choice.delta, emit, warnOnce);
         decodeDelta(choice.delta, emit);
       }
       if (error) continue;
@@ -171,10 +159,8 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
       if (choice.finish_reason) decodeFinish(choice.finish_reason, emit);
     }
     if (error) return fail(error as ChunkError, emit);
-    if (chunk.usage) {
-      usage = usageEventOf(chunk.usage);
-      emit(usage);
-    }
+    const next = usageOfChunk(chunk, usage);
+    if (next) emit((usage = next));
   }
 
   return {
@@ -208,13 +194,6 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
   };
 }
 
-/** `[DONE]` with no finish reason before it: the server said it is done, so it is `completed`. */
-function completedWithoutFinish(usage: UsageEvent | undefined): CompletedEvent {
-  const completed: CompletedEvent = { type: 'completed' };
-  if (usage) completed.usage = usageFields(usage);
-  return completed;
-}
-
 /**
  * Decodes an OpenAI-compatible chat stream (OpenAI, OpenRouter, DeepSeek, vLLM, Qwen,
  * llama.cpp, Ollama `/v1`) from `fromSse` messages into StreamEvents.
@@ -238,9 +217,15 @@ function completedWithoutFinish(usage: UsageEvent | undefined): CompletedEvent {
  *   that reopens later gets a new id (`…:reasoning:0:1`).
  * - Ids are derived from the response id, never random: `${id}:text`, `${id}:reasoning:${i}`,
  *   tool calls keep the wire id (else `${id}:tool:${index}`).
- * - Tool calls merge by `index`, arguments before the name are kept; `tool-input-start` /
- *   `-delta` as they stream, one `tool-call` per call at finish (empty arguments → `{}`,
- *   invalid JSON → `input: null` + `error`).
+ * - `delta.content` as a string is text; as an array of typed parts (Mistral magistral),
+ *   `text` parts are text and `thinking` parts reasoning; other part types → one
+ *   `unknown-field` warning per type.
+ * - Tool calls merge by `index`, arguments before the name are kept; a fragment with a new
+ *   `id` and no `index` (Gemini), or at an index whose call has another id (Ollama `/v1`),
+ *   starts a new call. `tool-input-start` / `-delta` as they stream, one `tool-call` per call
+ *   at finish (empty arguments → `{}`, invalid JSON → `input: null` + `error`).
+ * - Usage from `chunk.usage`, Groq's `x_groq.usage` or the choice's `usage` (Moonshot): one
+ *   `usage` event, not repeated when unchanged, and on `completed`.
  * - A chunk's reasoning and text come before its `finish`; `finish` closes what is open.
  *   Content after it still arrives, as a new text part. A repeated finish emits nothing
  *   (a different reason: one `duplicate-event` warning); its usage is still reported.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isRetryableHttpStatus } from '../errors';
-import type { FailedError, FinishReason, UsageEvent } from '../events';
+import type { FailedError, FinishReason } from '../events';
+import type { Emit, WarnOnce } from './decoder';
 
 // The parts of an OpenAI-compatible `chat.completion.chunk` the decoder reads, and nothing
 // else: loose objects, so a server that adds fields never breaks decoding (the decoder reports
@@ -29,9 +30,20 @@ export const ToolCallFragment = z.looseObject({
 });
 export type ToolCallFragment = z.infer<typeof ToolCallFragment>;
 
+/**
+ * One entry of `delta.content` when it is an array of typed parts (Mistral's magistral
+ * models): `{ type: "text", text }` or `{ type: "thinking", thinking: [{ type: "text", text }] }`.
+ */
+export const ContentPart = z.looseObject({
+  type: text,
+  text,
+  thinking: z.union([z.string(), z.array(z.looseObject({ type: text, text }))]).nullish(),
+});
+export type ContentPart = z.infer<typeof ContentPart>;
+
 /** `choices[].delta`: every field the decoder turns into events. */
 export const ChunkDelta = z.looseObject({
-  content: text,
+  content: z.union([z.string(), z.array(ContentPart)]).nullish(),
   refusal: text,
   reasoning: text,
   reasoning_content: text,
@@ -65,23 +77,42 @@ export const QUIET_DELTA_FIELDS = new Set([
   'provider',
 ]);
 
-export const ChunkChoice = z.looseObject({
-  index: z.number().int().nullish(),
-  delta: ChunkDelta.nullish(),
-  finish_reason: text,
-});
-export type ChunkChoice = z.infer<typeof ChunkChoice>;
-
 export const ChunkUsage = z.looseObject({
   prompt_tokens: count,
   completion_tokens: count,
   total_tokens: count,
   cost: count,
   prompt_cache_hit_tokens: count,
+  cached_tokens: count,
   prompt_tokens_details: z.looseObject({ cached_tokens: count }).nullish(),
   completion_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
 });
 export type ChunkUsage = z.infer<typeof ChunkUsage>;
+
+/** Reports each delta field the decoder does not read, once per name per stream. */
+export function reportUnknownDeltaFields(delta: ChunkDelta, emit: Emit, warnOnce: WarnOnce): void {
+  for (const field in delta) {
+    if (DECODED_DELTA_FIELDS.has(field) || QUIET_DELTA_FIELDS.has(field)) continue;
+    // A null carries nothing, so nothing is lost by skipping it quietly.
+    if (delta[field] == null) continue;
+    warnOnce(
+      emit,
+      'unknown-field',
+      `delta.${field}`,
+      `The openai-chat decoder does not know the delta field "${field}"; it was ignored.`,
+      { field: `delta.${field}` },
+    );
+  }
+}
+
+export const ChunkChoice = z.looseObject({
+  index: z.number().int().nullish(),
+  delta: ChunkDelta.nullish(),
+  finish_reason: text,
+  // Moonshot and others put the usage on the finishing choice, not on the chunk.
+  usage: ChunkUsage.nullish(),
+});
+export type ChunkChoice = z.infer<typeof ChunkChoice>;
 
 /** The error object OpenAI, OpenRouter and vLLM put inside a 200 stream. */
 export const ChunkError = z.union([
@@ -102,24 +133,11 @@ export const Chunk = z.looseObject({
   object: text,
   choices: z.array(ChunkChoice).nullish(),
   usage: ChunkUsage.nullish(),
+  // Groq reports usage in `x_groq.usage` of the final chunk.
+  x_groq: z.looseObject({ usage: ChunkUsage.nullish() }).nullish(),
   error: ChunkError.nullish(),
 });
 export type Chunk = z.infer<typeof Chunk>;
-
-/** The event for a wire `usage` object; absent and null counts are left out. */
-export function usageEventOf(usage: ChunkUsage): UsageEvent {
-  const event: UsageEvent = { type: 'usage' };
-  if (usage.prompt_tokens != null) event.inputTokens = usage.prompt_tokens;
-  if (usage.completion_tokens != null) event.outputTokens = usage.completion_tokens;
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (reasoning != null) event.reasoningTokens = reasoning;
-  // DeepSeek reports cache hits beside the OpenAI field; the OpenAI field wins when both exist.
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens;
-  if (cached != null) event.cachedInputTokens = cached;
-  if (usage.total_tokens != null) event.totalTokens = usage.total_tokens;
-  if (usage.cost != null) event.cost = usage.cost;
-  return event;
-}
 
 const FINISH_REASONS: Record<string, FinishReason> = {
   stop: 'stop',
@@ -191,12 +209,14 @@ export function readPlainDelta(value: unknown): ChunkDelta | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const chunk = value as Record<string, unknown>;
   if (chunk.error != null || chunk.usage != null || chunk.object === 'error') return undefined;
+  if (chunk.x_groq != null) return undefined;
   const choices = chunk.choices;
   if (!Array.isArray(choices) || choices.length !== 1) return undefined;
   const choice = choices[0] as Record<string, unknown> | null;
   if (typeof choice !== 'object' || choice === null || choice.finish_reason != null) {
     return undefined;
   }
+  if (choice.usage != null) return undefined;
   if (choice.index != null && choice.index !== 0) return undefined;
   const delta = choice.delta as Record<string, unknown> | null;
   if (typeof delta !== 'object' || delta === null || Array.isArray(delta)) return undefined;

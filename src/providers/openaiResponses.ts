@@ -20,6 +20,7 @@ import {
   ContentDeltaEvent,
   ContentDoneEvent,
   OutputItemEvent,
+  RefusalDoneEvent,
   ResponseLifecycleEvent,
   ResponsesErrorEvent,
   SummaryDeltaEvent,
@@ -112,6 +113,15 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
       case 'response.output_text.done': {
         const event = readWire(ContentDoneEvent, payload, PROVIDER, type);
         return parts.textDone(emit, textId(event.item_id, event.content_index), event.text);
+      }
+      // A refusal is what the model says instead of an answer: shown as text, as in chat.
+      case 'response.refusal.delta': {
+        const event = readWire(ContentDeltaEvent, payload, PROVIDER, type);
+        return parts.textDelta(emit, textId(event.item_id, event.content_index), event.delta);
+      }
+      case 'response.refusal.done': {
+        const event = readWire(RefusalDoneEvent, payload, PROVIDER, type);
+        return parts.textDone(emit, textId(event.item_id, event.content_index), event.refusal);
       }
       case 'response.reasoning_summary_text.delta': {
         const event = readWire(SummaryDeltaEvent, payload, PROVIDER, type);
@@ -215,6 +225,8 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
  *   one, text or a tool call starts; the item's last entry ends at `output_item.done` carrying
  *   the item's `encrypted_content` as `redacted` (encrypted content without text gets an entry
  *   `<item>:encrypted` of its own). `*.done` events only add text the deltas did not carry.
+ * - `refusal.delta` / `refusal.done` are text, like `output_text.*` (what the model says
+ *   instead of an answer must reach the user).
  * - `function_call` items → `tool-input-start` (index = `output_index`, id = `call_id`),
  *   `tool-input-delta`, then one `tool-call` at `function_call_arguments.done` or
  *   `output_item.done`, whichever comes first (arguments sent only there still get a delta).

@@ -51,7 +51,10 @@ export const OutputItemEvent = z.looseObject({
 });
 export type OutputItem = z.infer<typeof OutputItemEvent>['item'];
 
-/** `output_text.delta`, `reasoning_text.delta`, `function_call_arguments.delta`. */
+/**
+ * `output_text.delta`, `refusal.delta`, `reasoning_text.delta`,
+ * `function_call_arguments.delta`.
+ */
 export const ContentDeltaEvent = z.looseObject({
   item_id: z.string(),
   content_index: z.number().optional(),
@@ -63,6 +66,13 @@ export const ContentDoneEvent = z.looseObject({
   item_id: z.string(),
   content_index: z.number().optional(),
   text: z.string(),
+});
+
+/** `refusal.done`: the full refusal text. */
+export const RefusalDoneEvent = z.looseObject({
+  item_id: z.string(),
+  content_index: z.number().optional(),
+  refusal: z.string(),
 });
 
 /** `reasoning_summary_text.delta`. */

@@ -121,6 +121,9 @@ export async function pumpText(
     if (!handlers.isStopped()) handlers.onEnd();
   } catch (error) {
     if (handlers.isStopped()) return;
+    // fetch(url, { signal }) aborted: the body read rejects with an AbortError. The user
+    // stopped the request; that is `aborted` (ensureTerminal: `incomplete`), not a failure.
+    if (isAbortError(error)) return handlers.onError(fetchAbortedError());
     handlers.onError(
       new LlmRxError(
         'stream-error',
@@ -129,6 +132,41 @@ export async function pumpText(
       ),
     );
   }
+}
+
+/** True for the `AbortError` a fetch body read (or any web API) rejects with on abort. */
+export function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'AbortError'
+  );
+}
+
+/** The error a source raises when the request's own fetch signal aborted the body. */
+function fetchAbortedError(): LlmRxError {
+  return new LlmRxError('aborted', 'The request was aborted while its body was being read.');
+}
+
+/**
+ * Throws `invalid-options` at the call when `input` is nothing llm-rx can read bytes from
+ * (`undefined`, `null`, a number, a plain string, an object that is not a body).
+ */
+export function assertByteInput(functionName: string, input: unknown): void {
+  if (isResponse(input) || isReadableStream(input)) return;
+  if (
+    typeof input === 'object' &&
+    input !== null &&
+    typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  ) {
+    return;
+  }
+  const got = input === null ? 'null' : typeof input === 'object' ? 'an object' : typeof input;
+  throw new LlmRxError(
+    'invalid-options',
+    `${functionName}: expected a fetch Response, a ReadableStream<Uint8Array> or an ` +
+      `AsyncIterable of Uint8Array or string, got ${got}. Pass the Response that fetch returned.`,
+  );
 }
 
 /** The error a source raises when the caller's AbortSignal fires. */

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import { parseOptions, signalOption } from '../internal/options';
-import { readText, type ByteInput } from './byteSource';
+import { readText, type ByteInput, assertByteInput } from './byteSource';
 import type { SourceWarning } from './fromSse';
 
 /** Options of {@link fromNdjson}. */
@@ -41,7 +41,9 @@ const FromNdjsonOptions = z.object({
  * - A line longer than `maxBufferSize` characters (its line end not counted) errors with
  *   `max-buffer-size-exceeded` however the bytes were chunked: while it is still arriving, in
  *   the chunk that takes it over the limit, so no further chunk is read.
- * - A failing body errors with `stream-error`; an aborted signal with `aborted`.
+ * - A failing body errors with `stream-error`; an aborted signal, or a body read that rejects
+ *   with an `AbortError` (the fetch signal), with `aborted`. Anything but a body throws
+ *   `invalid-options` at the call.
  *   Unsubscribing (or any error) cancels the reader and removes the abort listener.
  *
  * @example
@@ -57,6 +59,7 @@ export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): O
     FromNdjsonOptions,
     options,
   );
+  assertByteInput('fromNdjson', input);
   return new Observable<unknown>((subscriber) => {
     let pending = '';
     let lineNumber = 0;

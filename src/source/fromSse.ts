@@ -3,7 +3,7 @@ import { Observable } from 'rxjs';
 import { z } from 'zod';
 import { LlmRxError } from '../errors';
 import { parseOptions, signalOption } from '../internal/options';
-import { readText, type ByteInput } from './byteSource';
+import { readText, type ByteInput, assertByteInput } from './byteSource';
 
 /** One Server-Sent Event: its `event` name (absent means the default), `data`, and last `id`. */
 export interface SseMessage {
@@ -70,7 +70,8 @@ const FromSseOptions = z.object({
  * - More than `maxBufferSize` characters held for an unfinished line or event, or an event
  *   whose data is longer than that, errors with `max-buffer-size-exceeded` in the chunk that
  *   overflowed: no further chunk is read. A failing body errors with `stream-error`
- *   (retryable); an aborted signal with `aborted`.
+ *   (retryable); an aborted signal, or a body read that rejects with an `AbortError` (the
+ *   request's own fetch signal), with `aborted`. Anything but a body throws `invalid-options`.
  * - Unsubscribing, an error or completion cancels the reader and removes the abort listener.
  *
  * @example
@@ -86,6 +87,7 @@ export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observa
     FromSseOptions,
     options,
   );
+  assertByteInput('fromSse', input);
   return new Observable<SseMessage>((subscriber) => {
     let lastEventId: string | undefined;
     let atEof = false;

@@ -1,6 +1,7 @@
 import { isRetryableHttpStatus } from '../errors';
 import { failedEvent, type FailedEvent } from '../events';
 import { excerpt } from '../providers/decoder';
+import { providerMessageOf, retryAfterMsOf } from './httpError';
 
 /**
  * Answers that are not a stream of events: a non-2xx status, or an HTML page served with 200
@@ -13,25 +14,29 @@ export function isUnexpectedAnswer(response: Response): boolean {
   return !response.ok || /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
 }
 
-/** Reads a short excerpt of the body and builds the `failed`; `cancel` releases the body early. */
+/**
+ * Reads the start of the body and builds the `failed`; `cancel` releases the body early. A
+ * non-2xx is `http-error` with `status`, the provider's own message when its body is JSON
+ * (else a short excerpt), and `retryAfterMs` from `Retry-After` / `retry-after-ms`.
+ */
 export function failureForAnswer(response: Response): {
   failure: Promise<FailedEvent>;
   cancel(): void;
 } {
   const reader = response.body?.getReader();
-  const failure = readExcerpt(reader).then((body) => {
+  const failure = readStart(reader).then((body) => {
+    const shown = body === '' ? '(empty body)' : excerpt(body, 200);
     if (!response.ok) {
       const statusText = response.statusText ? ` ${response.statusText}` : '';
-      const event = failedEvent(
+      return failedEvent(
         'http-error',
-        `The provider answered HTTP ${response.status}${statusText}: ${body}`,
+        `The provider answered HTTP ${response.status}${statusText}: ${providerMessageOf(body) ?? shown}`,
         isRetryableHttpStatus(response.status),
+        { status: response.status, retryAfterMs: retryAfterMsOf(response.headers) },
       );
-      event.error.status = response.status;
-      return event;
     }
     return unexpectedBody(
-      `The provider answered HTTP ${response.status} with an HTML page, not an event stream: ${body}`,
+      `The provider answered HTTP ${response.status} with an HTML page, not an event stream: ${shown}`,
     );
   });
   return { failure, cancel: () => void reader?.cancel().catch(() => undefined) };
@@ -46,11 +51,25 @@ export function unexpectedBody(what: string): FailedEvent {
   );
 }
 
-async function readExcerpt(
+/** The first `maxBytes` (or so) of the body as trimmed text: enough for a JSON error object. */
+/**
+ * The `failed` for a body that held no event at all (0 bytes, or only blank lines and SSE
+ * comments): the same fault whether or not `provider` was given, and worth a retry.
+ */
+export function emptyBody(): FailedEvent {
+  return failedEvent(
+    'stream-closed',
+    'The response body was empty: the provider closed the stream before sending any event. ' +
+      'Retrying may help; if it keeps happening, check the model name and that the request asked for a stream.',
+    true,
+  );
+}
+
+async function readStart(
   reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
-  maxBytes = 2048,
+  maxBytes = 16384,
 ): Promise<string> {
-  if (!reader) return '(no body)';
+  if (!reader) return '';
   const decoder = new TextDecoder();
   let text = '';
   let length = 0;
@@ -66,6 +85,5 @@ async function readExcerpt(
   } finally {
     reader.cancel().catch(() => undefined);
   }
-  text = text.trim();
-  return text === '' ? '(empty body)' : excerpt(text, 200);
+  return text.trim();
 }
