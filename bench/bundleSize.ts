@@ -16,6 +16,8 @@ export interface BundleSize {
   gzip: number;
   /** Minified bytes by origin: `src` (llm-rx) or the npm package. */
   byOrigin: Record<string, number>;
+  /** Every file that put bytes into the bundle. */
+  inputs: string[];
 }
 
 /** Builds the entry in memory and measures it. */
@@ -36,6 +38,11 @@ export async function measureBundle(root = join(__dirname, '..')): Promise<Bundl
     minified: code.byteLength,
     gzip: gzipSync(code).byteLength,
     byOrigin: byOrigin(result.metafile),
+    inputs: Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    ),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { StreamEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
@@ -15,13 +15,15 @@ export interface ToMessageEditsOptions {
 
 const ToMessageEditsOptions = z
   .object({
-    maxMessageChars: z.number().int().positive(),
-    separator: z.string().default('\n\n'),
+    maxMessageChars: z.int().check(z.positive()),
+    separator: z._default(z.string(), '\n\n'),
   })
-  .refine((options) => options.separator.length < options.maxMessageChars, {
-    message: 'separator must be shorter than maxMessageChars',
-    path: ['separator'],
-  });
+  .check(
+    z.refine((options) => options.separator.length < options.maxMessageChars, {
+      message: 'separator must be shorter than maxMessageChars',
+      path: ['separator'],
+    }),
+  );
 
 /**
  * Turns a channel's blocks into send-then-edit steps for bots that grow one message in place

@@ -2,7 +2,7 @@
 // the scanner's break queues; choosing a cut looks only at a few queue ends, never at the text.
 // Options are checked by createBlockChunker (blockChunker.ts), which documents the behaviour.
 
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { dropBreaksThrough, type BreakQueue } from './breakPoints';
 import {
   type BlockChunkerOptions,
