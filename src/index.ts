@@ -116,3 +116,16 @@ export type { FollowLogOptions } from './relay/followLog';
 export { parseLastEventId } from './relay/lastEventId';
 export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
+
+// Relay: the AI SDK UI message stream, for useChat (DESIGN §12)
+export {
+  toUIMessageChunks,
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  UI_MESSAGE_STREAM_HEADERS,
+} from './relay/toUIMessageStream';
+export type {
+  ToUIMessageStreamOptions,
+  ToUIMessageStreamResponseOptions,
+} from './relay/toUIMessageStream';
+export type { UIFinishReason, UIMessageChunk } from './relay/uiMessageChunk';

@@ -1,6 +1,6 @@
-import { map, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { StreamEvent } from '../events';
-import { readableOf } from './readableOf';
+import { readableTextOf } from './readableOf';
 import { toSseFrames, type SseFramesOptions } from './toSseFrames';
 
 /** Options of {@link toSseStream}: the heartbeat, the first position and the scheduler. */
@@ -34,6 +34,8 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
  *
  * - `events$` is subscribed on the first read of the body; cancelling the body (the client
  *   went away) unsubscribes from it and stops the heartbeat.
+ * - An event goes out as soon as a read is waiting; events that come while the reader is busy
+ *   are joined into its next chunk (no timer, no added latency).
  * - A source error is sent as one `failed` event; see {@link toSseFrames}.
  *
  * @example
@@ -49,13 +51,7 @@ export function toSseStream(
   events$: Observable<StreamEvent>,
   options: ToSseStreamOptions = {},
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return readableOf(
-    events$.pipe(
-      toSseFrames(options),
-      map((text) => encoder.encode(text)),
-    ),
-  );
+  return readableTextOf(events$.pipe(toSseFrames(options)));
 }
 
 /**
