@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 
 // Every event llm-rx emits, as a zod schema with its inferred type beside it.
 // The type names and fields are the public contract (DESIGN §3).
+// zod/mini, as everywhere in src/: plain functions a bundler can drop, so a browser page does not
+// carry all of zod (BENCHMARKS.md, "Browser bundle").
 
 /** Which wire format a stream was decoded from. */
 export const ProviderId = z.enum([
