@@ -1,7 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // Every event llm-rx emits, as a zod schema with its inferred type beside it.
 // The type names and fields are the public contract (DESIGN §3).
+// zod/mini, as everywhere in src/: plain functions a bundler can drop, so a browser page does not
+// carry all of zod (BENCHMARKS.md, "Browser bundle").
 
 /** Which wire format a stream was decoded from. */
 export const ProviderId = z.enum([
@@ -16,8 +18,8 @@ export type ProviderId = z.infer<typeof ProviderId>;
 /** The start of a response: what the wire said about it. */
 export const ResponseStartEvent = z.object({
   type: z.literal('response-start'),
-  id: z.string().optional(),
-  model: z.string().optional(),
+  id: z.optional(z.string()),
+  model: z.optional(z.string()),
   provider: z.string(),
 });
 export type ResponseStartEvent = z.infer<typeof ResponseStartEvent>;
@@ -38,7 +40,7 @@ export type TextDeltaEvent = z.infer<typeof TextDeltaEvent>;
 export const TextEndEvent = z.object({
   type: z.literal('text-end'),
   id: z.string(),
-  text: z.string().optional(),
+  text: z.optional(z.string()),
 });
 export type TextEndEvent = z.infer<typeof TextEndEvent>;
 
@@ -46,7 +48,7 @@ export type TextEndEvent = z.infer<typeof TextEndEvent>;
 export const ReasoningStartEvent = z.object({
   type: z.literal('reasoning-start'),
   id: z.string(),
-  index: z.number().int(),
+  index: z.int(),
 });
 export type ReasoningStartEvent = z.infer<typeof ReasoningStartEvent>;
 
@@ -58,7 +60,7 @@ export type ReasoningKind = z.infer<typeof ReasoningKind>;
 export const ReasoningDeltaEvent = z.object({
   type: z.literal('reasoning-delta'),
   id: z.string(),
-  index: z.number().int(),
+  index: z.int(),
   delta: z.string(),
   kind: ReasoningKind,
 });
@@ -71,10 +73,10 @@ export type ReasoningDeltaEvent = z.infer<typeof ReasoningDeltaEvent>;
 export const ReasoningEndEvent = z.object({
   type: z.literal('reasoning-end'),
   id: z.string(),
-  index: z.number().int(),
-  signature: z.string().optional(),
-  redacted: z.array(z.string()).optional(),
-  format: z.string().optional(),
+  index: z.int(),
+  signature: z.optional(z.string()),
+  redacted: z.optional(z.array(z.string())),
+  format: z.optional(z.string()),
 });
 export type ReasoningEndEvent = z.infer<typeof ReasoningEndEvent>;
 
@@ -83,7 +85,7 @@ export const ToolInputStartEvent = z.object({
   type: z.literal('tool-input-start'),
   id: z.string(),
   name: z.string(),
-  index: z.number().int(),
+  index: z.int(),
 });
 export type ToolInputStartEvent = z.infer<typeof ToolInputStartEvent>;
 
@@ -102,7 +104,7 @@ export const ToolCallEvent = z.object({
   name: z.string(),
   input: z.unknown(),
   inputText: z.string(),
-  error: z.string().optional(),
+  error: z.optional(z.string()),
 });
 export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
 
@@ -110,8 +112,8 @@ export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
 export const ToolStartEvent = z.object({
   type: z.literal('tool-start'),
   id: z.string(),
-  name: z.string().optional(),
-  args: z.unknown().optional(),
+  name: z.optional(z.string()),
+  args: z.optional(z.unknown()),
 });
 export type ToolStartEvent = z.infer<typeof ToolStartEvent>;
 
@@ -119,8 +121,8 @@ export type ToolStartEvent = z.infer<typeof ToolStartEvent>;
 export const ToolUpdateEvent = z.object({
   type: z.literal('tool-update'),
   id: z.string(),
-  name: z.string().optional(),
-  output: z.unknown().optional(),
+  name: z.optional(z.string()),
+  output: z.optional(z.unknown()),
 });
 export type ToolUpdateEvent = z.infer<typeof ToolUpdateEvent>;
 
@@ -128,21 +130,21 @@ export type ToolUpdateEvent = z.infer<typeof ToolUpdateEvent>;
 export const ToolEndEvent = z.object({
   type: z.literal('tool-end'),
   id: z.string(),
-  name: z.string().optional(),
-  result: z.unknown().optional(),
-  isError: z.boolean().optional(),
+  name: z.optional(z.string()),
+  result: z.optional(z.unknown()),
+  isError: z.optional(z.boolean()),
 });
 export type ToolEndEvent = z.infer<typeof ToolEndEvent>;
 
 /** Token accounting, as far as the wire reports it. */
 export const UsageEvent = z.object({
   type: z.literal('usage'),
-  inputTokens: z.number().optional(),
-  outputTokens: z.number().optional(),
-  reasoningTokens: z.number().optional(),
-  cachedInputTokens: z.number().optional(),
-  totalTokens: z.number().optional(),
-  cost: z.number().optional(),
+  inputTokens: z.optional(z.number()),
+  outputTokens: z.optional(z.number()),
+  reasoningTokens: z.optional(z.number()),
+  cachedInputTokens: z.optional(z.number()),
+  totalTokens: z.optional(z.number()),
+  cost: z.optional(z.number()),
 });
 export type UsageEvent = z.infer<typeof UsageEvent>;
 
@@ -161,7 +163,7 @@ export type FinishReason = z.infer<typeof FinishReason>;
 export const FinishEvent = z.object({
   type: z.literal('finish'),
   reason: FinishReason,
-  raw: z.string().optional(),
+  raw: z.optional(z.string()),
 });
 export type FinishEvent = z.infer<typeof FinishEvent>;
 
@@ -170,7 +172,7 @@ export const WarningEvent = z.object({
   type: z.literal('warning'),
   code: z.string(),
   message: z.string(),
-  detail: z.unknown().optional(),
+  detail: z.optional(z.unknown()),
 });
 export type WarningEvent = z.infer<typeof WarningEvent>;
 
@@ -178,7 +180,7 @@ export type WarningEvent = z.infer<typeof WarningEvent>;
 export const BlockEvent = z.object({
   type: z.literal('block'),
   text: z.string(),
-  seq: z.number().int().nonnegative(),
+  seq: z.int().check(z.nonnegative()),
   reason: z.enum(['size', 'paragraph', 'idle', 'flush', 'end']),
 });
 export type BlockEvent = z.infer<typeof BlockEvent>;
@@ -188,14 +190,14 @@ export const SilentEvent = z.object({ type: z.literal('silent'), token: z.string
 export type SilentEvent = z.infer<typeof SilentEvent>;
 
 /** Usage fields without the `type` tag, as carried by `completed`. */
-export const Usage = UsageEvent.omit({ type: true });
+export const Usage = z.omit(UsageEvent, { type: true });
 export type Usage = z.infer<typeof Usage>;
 
 /** Terminal: the response ended normally. */
 export const CompletedEvent = z.object({
   type: z.literal('completed'),
-  finishReason: FinishReason.optional(),
-  usage: Usage.optional(),
+  finishReason: z.optional(FinishReason),
+  usage: z.optional(Usage),
 });
 export type CompletedEvent = z.infer<typeof CompletedEvent>;
 
@@ -211,10 +213,10 @@ export type IncompleteEvent = z.infer<typeof IncompleteEvent>;
 export const FailedError = z.object({
   code: z.string(),
   message: z.string(),
-  provider: z.string().optional(),
-  status: z.number().optional(),
+  provider: z.optional(z.string()),
+  status: z.optional(z.number()),
   /** Wait at least this long before trying again (a `Retry-After` header or the provider's field). */
-  retryAfterMs: z.number().nonnegative().optional(),
+  retryAfterMs: z.optional(z.number().check(z.nonnegative())),
   retryable: z.boolean(),
 });
 export type FailedError = z.infer<typeof FailedError>;
@@ -258,66 +260,5 @@ export type EventOf<T extends StreamEventType> = Extract<StreamEvent, { type: T 
 /** The three events that end a stream. */
 export type TerminalEvent = CompletedEvent | IncompleteEvent | FailedEvent;
 
-/** True for `completed`, `incomplete` and `failed`: the last event of every stream. */
-export function isTerminal(event: StreamEvent): event is TerminalEvent {
-  return event.type === 'completed' || event.type === 'incomplete' || event.type === 'failed';
-}
-
-/**
- * The terminal a stream earns when it ends after `finish`: `stop`, `tool-calls` and `other` are
- * `completed`; `length` and `content-filter` are `incomplete`; `error` is `failed`.
- * Shared by the decoders (explicit wire end) and ensureTerminal (end of the source).
- */
-export function terminalForFinish(finish: FinishEvent, usage?: UsageEvent): TerminalEvent {
-  switch (finish.reason) {
-    case 'length':
-      return {
-        type: 'incomplete',
-        reason: 'length',
-        message: 'The model stopped at its output token limit.',
-      };
-    case 'content-filter':
-      return {
-        type: 'incomplete',
-        reason: 'content-filter',
-        message: 'The provider stopped the response with its content filter.',
-      };
-    case 'error':
-      return {
-        type: 'failed',
-        error: {
-          code: 'provider-error',
-          message: `The provider ended the response with finish reason "${finish.raw ?? 'error'}".`,
-          retryable: true,
-        },
-      };
-    default: {
-      const completed: CompletedEvent = { type: 'completed', finishReason: finish.reason };
-      if (usage) completed.usage = usageFields(usage);
-      return completed;
-    }
-  }
-}
-
-/**
- * A `failed` terminal with llm-rx's own code; `details` adds `status`, `provider` and
- * `retryAfterMs` when known (left out when undefined, so events compare equal).
- */
-export function failedEvent(
-  code: string,
-  message: string,
-  retryable: boolean,
-  details: Pick<FailedError, 'status' | 'provider' | 'retryAfterMs'> = {},
-): FailedEvent {
-  const error: FailedError = { code, message, retryable };
-  if (details.provider !== undefined) error.provider = details.provider;
-  if (details.status !== undefined) error.status = details.status;
-  if (details.retryAfterMs !== undefined) error.retryAfterMs = details.retryAfterMs;
-  return { type: 'failed', error };
-}
-
-/** The fields of a `usage` event without its tag. */
-export function usageFields(usage: UsageEvent): Usage {
-  const { type: _type, ...fields } = usage;
-  return fields;
-}
+// The terminal helpers live beside the schemas, in terminalEvents.ts.
+export { failedEvent, isTerminal, terminalForFinish, usageFields } from './terminalEvents';

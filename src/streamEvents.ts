@@ -1,5 +1,5 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isLlmRxError } from './errors';
 import { failedEvent, type ProviderId, type StreamEvent } from './events';
 import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
@@ -44,13 +44,13 @@ export interface StreamEventsOptions {
 }
 
 const StreamEventsOptions = z.object({
-  provider: z
-    .enum(['openai-chat', 'openrouter', 'openai-responses', 'anthropic', 'ollama', 'llm-rx'])
-    .optional(),
-  idleTimeoutMs: durationOption.optional(),
-  deadlineMs: durationOption.optional(),
-  signal: signalOption.optional(),
-  maxBufferSize: z.number().int().positive().optional(),
+  provider: z.optional(
+    z.enum(['openai-chat', 'openrouter', 'openai-responses', 'anthropic', 'ollama', 'llm-rx']),
+  ),
+  idleTimeoutMs: z.optional(durationOption),
+  deadlineMs: z.optional(durationOption),
+  signal: z.optional(signalOption),
+  maxBufferSize: z.optional(z.int().check(z.positive())),
   scheduler: schedulerOption,
 });
 

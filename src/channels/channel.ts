@@ -1,5 +1,5 @@
 import { type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
@@ -40,16 +40,16 @@ export interface ChannelOverrides {
 
 // Strict: a misspelt override (`minchars`) would otherwise be ignored without a word.
 const ChannelOverrides = z.strictObject({
-  minChars: z.number().int().positive().optional(),
-  maxChars: z.number().int().positive().optional(),
-  idleMs: durationOption.optional(),
-  mode: z.enum(['stream', 'end']).optional(),
-  breakPreference: z.enum(['paragraph', 'newline', 'sentence']).optional(),
-  flushOnParagraph: z.boolean().optional(),
-  reasoning: z.enum(['keep', 'drop']).optional(),
-  tags: z.array(z.string()).optional(),
-  silentTokens: z.array(z.string()).optional(),
-  windowMs: durationOption.optional(),
+  minChars: z.optional(z.int().check(z.positive())),
+  maxChars: z.optional(z.int().check(z.positive())),
+  idleMs: z.optional(durationOption),
+  mode: z.optional(z.enum(['stream', 'end'])),
+  breakPreference: z.optional(z.enum(['paragraph', 'newline', 'sentence'])),
+  flushOnParagraph: z.optional(z.boolean()),
+  reasoning: z.optional(z.enum(['keep', 'drop'])),
+  tags: z.optional(z.array(z.string())),
+  silentTokens: z.optional(z.array(z.string())),
+  windowMs: z.optional(durationOption),
   scheduler: schedulerOption,
 });
 

@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { StreamEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
@@ -22,18 +22,20 @@ export interface ToMessageEditsOptions {
 
 const ToMessageEditsOptions = z
   .object({
-    maxMessageChars: z.number().int().positive(),
-    separator: z.string().default('\n\n'),
-    render: z.enum(renderFormats as [RenderFormat, ...RenderFormat[]]).optional(),
+    maxMessageChars: z.int().check(z.positive()),
+    separator: z._default(z.string(), '\n\n'),
+    render: z.optional(z.enum(renderFormats as [RenderFormat, ...RenderFormat[]])),
   })
-  .refine((options) => options.separator.length < options.maxMessageChars, {
-    message: 'separator must be shorter than maxMessageChars',
-    path: ['separator'],
-  })
-  .refine((options) => !options.render || options.maxMessageChars >= MIN_RENDER_LENGTH, {
-    message: `with render, maxMessageChars must be at least ${MIN_RENDER_LENGTH}`,
-    path: ['maxMessageChars'],
-  });
+  .check(
+    z.refine((options) => options.separator.length < options.maxMessageChars, {
+      message: 'separator must be shorter than maxMessageChars',
+      path: ['separator'],
+    }),
+    z.refine((options) => !options.render || options.maxMessageChars >= MIN_RENDER_LENGTH, {
+      message: `with render, maxMessageChars must be at least ${MIN_RENDER_LENGTH}`,
+      path: ['maxMessageChars'],
+    }),
+  );
 
 /**
  * Turns a channel's blocks into send-then-edit steps for bots that grow one message in place

@@ -1,10 +1,11 @@
 // The incremental block chunker's public entry: options checked here, the work done by
 // IncrementalChunker (incrementalChunker.ts).
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { BlockChunkerOptions, type BlockChunker } from './chunkingOptions';
 import { IncrementalChunker } from './incrementalChunker';
+import { zodMessages } from '../internal/zodMessages';
 
 export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from './chunkingOptions';
 
@@ -56,7 +57,7 @@ export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from 
  *   `flushOnParagraph` @defaultValue false, `mode` @defaultValue `'stream'`
  */
 export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
-  const parsed = BlockChunkerOptions.safeParse(options ?? {});
+  const parsed = BlockChunkerOptions.safeParse(options ?? {}, zodMessages);
   if (!parsed.success) {
     throw new LlmRxError(
       'invalid-options',

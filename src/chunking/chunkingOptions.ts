@@ -1,7 +1,7 @@
 // The public shapes of the block chunker: its options (bufferChunk adds its timer options to
 // them), the block it yields, and its interface.
 
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Why a block was cut (the `reason` of a `block` event). */
 export type BlockReason = 'size' | 'paragraph' | 'idle' | 'flush' | 'end';
@@ -21,22 +21,21 @@ export const MIN_ABOVE_MAX = 'minChars must not exceed maxChars';
 /** Options of {@link createBlockChunker} (also the chunking options of bufferChunk). */
 export const BlockChunkerOptions = z
   .object(chunkingOptionsShape())
-  .refine(minNotAboveMax, { message: MIN_ABOVE_MAX, path: ['minChars'] });
+  .check(z.refine(minNotAboveMax, { message: MIN_ABOVE_MAX, path: ['minChars'] }));
 export type BlockChunkerOptions = z.input<typeof BlockChunkerOptions>;
 
 /** The chunking fields, for schemas that add their own (bufferChunk adds idleMs, scheduler). */
 export function chunkingOptionsShape() {
   return {
-    minChars: z.number().int().nonnegative(),
-    maxChars: z
-      .number()
-      .int()
-      .min(MIN_MAX_CHARS, {
+    minChars: z.int().check(z.nonnegative()),
+    maxChars: z.int().check(
+      z.gte(MIN_MAX_CHARS, {
         message: `maxChars must be at least ${MIN_MAX_CHARS}, to leave room for a fence closed at the end of a block and reopened in the next`,
       }),
-    breakPreference: z.enum(['paragraph', 'newline', 'sentence']).default('paragraph'),
-    flushOnParagraph: z.boolean().default(false),
-    mode: z.enum(['stream', 'end']).default('stream'),
+    ),
+    breakPreference: z._default(z.enum(['paragraph', 'newline', 'sentence']), 'paragraph'),
+    flushOnParagraph: z._default(z.boolean(), false),
+    mode: z._default(z.enum(['stream', 'end']), 'stream'),
   };
 }
 

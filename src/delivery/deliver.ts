@@ -1,5 +1,5 @@
 import { from, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { LlmRxError } from '../errors';
 import { createOperator } from '../internal/createOperator';
@@ -29,9 +29,9 @@ export interface DeliverOptions {
 }
 
 const DeliverOptions = z.object({
-  minIntervalMs: durationOption.optional(),
-  maxAttempts: z.number().int().min(1).default(5),
-  backoffMs: durationOption.default(500),
+  minIntervalMs: z.optional(durationOption),
+  maxAttempts: z._default(z.int().check(z.minimum(1)), 5),
+  backoffMs: z._default(durationOption, 500),
   scheduler: schedulerOption,
 });
 

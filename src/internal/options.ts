@@ -1,18 +1,20 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
+import { zodMessages } from './zodMessages';
 
 /** A `scheduler` option: anything with `schedule` and `now`, defaulting to `asyncScheduler`. */
-export const schedulerOption = z
-  .custom<SchedulerLike>(
+export const schedulerOption = z._default(
+  z.custom<SchedulerLike>(
     (value) =>
       typeof value === 'object' &&
       value !== null &&
       typeof (value as SchedulerLike).schedule === 'function' &&
       typeof (value as SchedulerLike).now === 'function',
     { message: 'expected an RxJS scheduler (with schedule() and now())' },
-  )
-  .default(asyncScheduler);
+  ),
+  asyncScheduler,
+);
 
 /** An AbortSignal option. */
 export const signalOption = z.custom<AbortSignal>(
@@ -25,18 +27,18 @@ export const signalOption = z.custom<AbortSignal>(
 );
 
 /** A duration in milliseconds: a finite, non-negative number. */
-export const durationOption = z.number().finite().nonnegative();
+export const durationOption = z.number().check(z.nonnegative());
 
 /**
  * Validates `options` at construction; a bad option throws an LlmRxError `invalid-options`
  * naming the function and each offending field.
  */
-export function parseOptions<Schema extends z.ZodType>(
+export function parseOptions<Schema extends z.ZodMiniType>(
   functionName: string,
   schema: Schema,
   options: unknown,
 ): z.output<Schema> {
-  const result = schema.safeParse(options ?? {});
+  const result = schema.safeParse(options ?? {}, zodMessages);
   if (result.success) return result.data;
   throw new LlmRxError(
     'invalid-options',

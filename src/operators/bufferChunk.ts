@@ -1,5 +1,5 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createBlockChunker } from '../chunking/blockChunker';
 import {
   MIN_ABOVE_MAX,
@@ -14,10 +14,10 @@ import { durationOption, parseOptions, schedulerOption } from '../internal/optio
 const BufferChunkOptions = z
   .object({
     ...chunkingOptionsShape(),
-    idleMs: durationOption.optional(),
+    idleMs: z.optional(durationOption),
     scheduler: schedulerOption,
   })
-  .refine(minNotAboveMax, { message: MIN_ABOVE_MAX, path: ['minChars'] });
+  .check(z.refine(minNotAboveMax, { message: MIN_ABOVE_MAX, path: ['minChars'] }));
 
 /** Options of {@link bufferChunk}. */
 export interface BufferChunkOptions {

@@ -1,5 +1,5 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isLlmRxError } from '../errors';
 import {
   failedEvent,
@@ -14,9 +14,9 @@ import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
 
 const EnsureTerminalOptions = z.object({
-  idleTimeoutMs: durationOption.optional(),
-  deadlineMs: durationOption.optional(),
-  signal: signalOption.optional(),
+  idleTimeoutMs: z.optional(durationOption),
+  deadlineMs: z.optional(durationOption),
+  signal: z.optional(signalOption),
   scheduler: schedulerOption,
 });
 

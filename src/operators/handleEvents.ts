@@ -1,5 +1,5 @@
 import { Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { isTerminal, StreamEvent, type StreamEventType, type WarningEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
@@ -8,21 +8,22 @@ import { runHandler, type EventHandler } from '../internal/runHandler';
 
 export type { EventHandler, EventHandlerResult } from '../internal/runHandler';
 
-const eventTypes = StreamEvent.options.map((option) => option.shape.type.value) as [
+const eventTypes = StreamEvent.def.options.map((option) => option.shape.type.def.values[0]) as [
   StreamEventType,
   ...StreamEventType[],
 ];
 
 const HandleEventsOptions = z.object({
-  detach: z
-    .union([
+  detach: z._default(
+    z.union([
       z.array(z.enum(eventTypes)),
       z.custom<(event: StreamEvent) => boolean>((value) => typeof value === 'function', {
         message: 'expected a list of event types or a predicate',
       }),
-    ])
-    .default(['tool-end']),
-  settleTimeoutMs: durationOption.default(30_000),
+    ]),
+    ['tool-end'],
+  ),
+  settleTimeoutMs: z._default(durationOption, 30_000),
   scheduler: schedulerOption,
 });
 

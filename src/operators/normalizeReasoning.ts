@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { StreamEvent } from '../events';
 import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
@@ -12,13 +12,16 @@ import {
 } from '../text/thinkTags';
 
 const NormalizeReasoningOptions = z.object({
-  tags: z
-    .array(
-      z.string().regex(/^[A-Za-z][\w:-]*$/, 'a tag name: a letter, then letters, digits, _ : -'),
-    )
-    .min(1)
-    .optional(),
-  reasoning: z.enum(['keep', 'drop']).default('keep'),
+  tags: z.optional(
+    z
+      .array(
+        z
+          .string()
+          .check(z.regex(/^[A-Za-z][\w:-]*$/, 'a tag name: a letter, then letters, digits, _ : -')),
+      )
+      .check(z.minLength(1)),
+  ),
+  reasoning: z._default(z.enum(['keep', 'drop']), 'keep'),
 });
 
 /** Options of {@link normalizeReasoning}. */

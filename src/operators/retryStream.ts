@@ -1,14 +1,17 @@
 import { defer, Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { isTerminal, type FailedEvent, type StreamEvent, type WarningEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 import { ensureTerminal } from './ensureTerminal';
 
 const RetryStreamOptions = z.object({
-  maxAttempts: z.number().int().min(1).default(3),
-  backoffMs: z.union([durationOption, z.array(durationOption).min(1)]).default(500),
-  maxRetryAfterMs: durationOption.default(60_000),
+  maxAttempts: z._default(z.int().check(z.gte(1)), 3),
+  backoffMs: z._default(
+    z.union([durationOption, z.array(durationOption).check(z.minLength(1))]),
+    500,
+  ),
+  maxRetryAfterMs: z._default(durationOption, 60_000),
   scheduler: schedulerOption,
 });
 

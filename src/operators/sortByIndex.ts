@@ -1,5 +1,5 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type {
   ReasoningDeltaEvent,
   ReasoningEndEvent,
@@ -10,7 +10,7 @@ import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 
 const SortByIndexOptions = z.object({
-  windowMs: durationOption.default(50),
+  windowMs: z._default(durationOption, 50),
   scheduler: schedulerOption,
 });
 

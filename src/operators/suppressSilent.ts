@@ -1,5 +1,5 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isTerminal, type StreamEvent, type TextEndEvent, type TextStartEvent } from '../events';
 import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
@@ -11,14 +11,21 @@ import {
 } from '../text/silentTokens';
 
 const SuppressSilentOptions = z.object({
-  tokens: z
-    .array(
-      z
-        .string()
-        .regex(/[^\s*_~]/, 'a token needs a character that is not whitespace or * _ ~ emphasis'),
-    )
-    .min(1)
-    .default([...DEFAULT_SILENT_TOKENS]),
+  tokens: z._default(
+    z
+      .array(
+        z
+          .string()
+          .check(
+            z.regex(
+              /[^\s*_~]/,
+              'a token needs a character that is not whitespace or * _ ~ emphasis',
+            ),
+          ),
+      )
+      .check(z.minLength(1)),
+    [...DEFAULT_SILENT_TOKENS],
+  ),
 });
 
 /** Options of {@link suppressSilent}. */

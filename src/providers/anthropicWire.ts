@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { FailedEvent, FinishReason, UsageEvent } from '../events';
 
 // The Anthropic Messages stream events, as far as decodeAnthropic reads them. Loose on purpose:
@@ -6,62 +6,62 @@ import type { FailedEvent, FinishReason, UsageEvent } from '../events';
 
 /** `usage` on `message_start.message` and on `message_delta`. */
 export const AnthropicUsage = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
+  input_tokens: z.nullish(z.number()),
+  output_tokens: z.nullish(z.number()),
+  cache_read_input_tokens: z.nullish(z.number()),
 });
 export type AnthropicUsage = z.infer<typeof AnthropicUsage>;
 
 /** `message_start`. */
 export const MessageStartEvent = z.looseObject({
   message: z.looseObject({
-    id: z.string().nullish(),
-    model: z.string().nullish(),
-    usage: AnthropicUsage.nullish(),
+    id: z.nullish(z.string()),
+    model: z.nullish(z.string()),
+    usage: z.nullish(AnthropicUsage),
   }),
 });
 
 /** `content_block_start`: the block's type and whatever it already carries. */
 export const BlockStartEvent = z.looseObject({
-  index: z.number().int(),
+  index: z.int(),
   content_block: z.looseObject({
     type: z.string(),
-    text: z.string().nullish(),
-    thinking: z.string().nullish(),
-    signature: z.string().nullish(),
-    data: z.string().nullish(),
-    id: z.string().nullish(),
-    name: z.string().nullish(),
-    input: z.unknown().optional(),
+    text: z.nullish(z.string()),
+    thinking: z.nullish(z.string()),
+    signature: z.nullish(z.string()),
+    data: z.nullish(z.string()),
+    id: z.nullish(z.string()),
+    name: z.nullish(z.string()),
+    input: z.optional(z.unknown()),
   }),
 });
 export type ContentBlock = z.infer<typeof BlockStartEvent>['content_block'];
 
 /** `content_block_delta`. */
 export const BlockDeltaEvent = z.looseObject({
-  index: z.number().int(),
+  index: z.int(),
   delta: z.looseObject({
     type: z.string(),
-    text: z.string().optional(),
-    thinking: z.string().optional(),
-    signature: z.string().optional(),
-    partial_json: z.string().optional(),
+    text: z.optional(z.string()),
+    thinking: z.optional(z.string()),
+    signature: z.optional(z.string()),
+    partial_json: z.optional(z.string()),
   }),
 });
 export type BlockDelta = z.infer<typeof BlockDeltaEvent>['delta'];
 
 /** `content_block_stop`. */
-export const BlockStopEvent = z.looseObject({ index: z.number().int() });
+export const BlockStopEvent = z.looseObject({ index: z.int() });
 
 /** `message_delta`: the stop reason and the final usage. */
 export const MessageDeltaEvent = z.looseObject({
-  delta: z.looseObject({ stop_reason: z.string().nullish() }).nullish(),
-  usage: AnthropicUsage.nullish(),
+  delta: z.nullish(z.looseObject({ stop_reason: z.nullish(z.string()) })),
+  usage: z.nullish(AnthropicUsage),
 });
 
 /** `event: error` inside a 200 stream. */
 export const AnthropicErrorEvent = z.looseObject({
-  error: z.looseObject({ type: z.string().nullish(), message: z.string().nullish() }).nullish(),
+  error: z.nullish(z.looseObject({ type: z.nullish(z.string()), message: z.nullish(z.string()) })),
 });
 
 /** Error types after which the same request may well succeed (Anthropic's own advice). */

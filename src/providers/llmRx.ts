@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { StreamEvent } from '../events';
 import type { SseMessage } from '../source/fromSse';
 import { excerpt } from '../source/excerpt';
 import { decoderOperator, parseJsonPayload, type WireDecoder } from './decoder';
+import { zodMessages } from '../internal/zodMessages';
 
 /**
  * The decoder of llm-rx's own SSE wire (`toSseStream`, DESIGN §11): each message's data is one
@@ -16,7 +17,7 @@ import { decoderOperator, parseJsonPayload, type WireDecoder } from './decoder';
 export function createLlmRxDecoder(): WireDecoder<SseMessage> {
   return {
     next(message, emit) {
-      const parsed = StreamEvent.safeParse(parseJsonPayload(message.data, 'llm-rx'));
+      const parsed = StreamEvent.safeParse(parseJsonPayload(message.data, 'llm-rx'), zodMessages);
       if (!parsed.success) {
         throw new LlmRxError(
           'malformed-event',

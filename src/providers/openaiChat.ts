@@ -1,5 +1,5 @@
 import type { OperatorFunction } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import {
   terminalForFinish,
@@ -29,6 +29,7 @@ import { decodeContent, type ContentSink } from './openaiChatContent';
 import { completedWithoutFinish, usageOfChunk } from './openaiChatUsage';
 import { createToolCallAssembler } from './openaiChatToolCalls';
 import { createReasoningTracker, decodeReasoning } from './openaiChatReasoning';
+import { zodMessages } from '../internal/zodMessages';
 
 const PROVIDER = 'openai-chat';
 
@@ -178,7 +179,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
       const value = parseJsonPayload(data, PROVIDER);
       const plainDelta = baseId === undefined ? undefined : readPlainDelta(value);
       if (plainDelta) return decodeDelta(plainDelta, emit);
-      const parsed = Chunk.safeParse(value);
+      const parsed = Chunk.safeParse(value, zodMessages);
       if (!parsed.success) {
         throw new LlmRxError(
           'malformed-event',

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isRetryableHttpStatus } from '../errors';
 import type { FailedError, FinishReason } from '../events';
 import type { Emit, WarnOnce } from './decoder';
@@ -7,8 +7,8 @@ import type { Emit, WarnOnce } from './decoder';
 // else: loose objects, so a server that adds fields never breaks decoding (the decoder reports
 // unknown delta fields itself). `nullish` because servers send `null` for "absent" freely.
 
-const text = z.string().nullish();
-const count = z.number().nullish();
+const text = z.nullish(z.string());
+const count = z.nullish(z.number());
 
 /** One entry of OpenRouter's `delta.reasoning_details[]`. */
 export const ReasoningDetail = z.looseObject({
@@ -18,15 +18,15 @@ export const ReasoningDetail = z.looseObject({
   data: text,
   signature: text,
   format: text,
-  index: z.number().int().nullish(),
+  index: z.nullish(z.int()),
 });
 export type ReasoningDetail = z.infer<typeof ReasoningDetail>;
 
 /** One entry of `delta.tool_calls[]`: a fragment of the call at `index`. */
 export const ToolCallFragment = z.looseObject({
-  index: z.number().int().nullish(),
+  index: z.nullish(z.int()),
   id: text,
-  function: z.looseObject({ name: text, arguments: text }).nullish(),
+  function: z.nullish(z.looseObject({ name: text, arguments: text })),
 });
 export type ToolCallFragment = z.infer<typeof ToolCallFragment>;
 
@@ -37,19 +37,19 @@ export type ToolCallFragment = z.infer<typeof ToolCallFragment>;
 export const ContentPart = z.looseObject({
   type: text,
   text,
-  thinking: z.union([z.string(), z.array(z.looseObject({ type: text, text }))]).nullish(),
+  thinking: z.nullish(z.union([z.string(), z.array(z.looseObject({ type: text, text }))])),
 });
 export type ContentPart = z.infer<typeof ContentPart>;
 
 /** `choices[].delta`: every field the decoder turns into events. */
 export const ChunkDelta = z.looseObject({
-  content: z.union([z.string(), z.array(ContentPart)]).nullish(),
+  content: z.nullish(z.union([z.string(), z.array(ContentPart)])),
   refusal: text,
   reasoning: text,
   reasoning_content: text,
   reasoning_text: text,
-  reasoning_details: z.array(ReasoningDetail).nullish(),
-  tool_calls: z.array(ToolCallFragment).nullish(),
+  reasoning_details: z.nullish(z.array(ReasoningDetail)),
+  tool_calls: z.nullish(z.array(ToolCallFragment)),
 });
 export type ChunkDelta = z.infer<typeof ChunkDelta>;
 
@@ -84,8 +84,8 @@ export const ChunkUsage = z.looseObject({
   cost: count,
   prompt_cache_hit_tokens: count,
   cached_tokens: count,
-  prompt_tokens_details: z.looseObject({ cached_tokens: count }).nullish(),
-  completion_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
+  prompt_tokens_details: z.nullish(z.looseObject({ cached_tokens: count })),
+  completion_tokens_details: z.nullish(z.looseObject({ reasoning_tokens: count })),
 });
 export type ChunkUsage = z.infer<typeof ChunkUsage>;
 
@@ -106,18 +106,18 @@ export function reportUnknownDeltaFields(delta: ChunkDelta, emit: Emit, warnOnce
 }
 
 export const ChunkChoice = z.looseObject({
-  index: z.number().int().nullish(),
-  delta: ChunkDelta.nullish(),
+  index: z.nullish(z.int()),
+  delta: z.nullish(ChunkDelta),
   finish_reason: text,
   // Moonshot and others put the usage on the finishing choice, not on the chunk.
-  usage: ChunkUsage.nullish(),
+  usage: z.nullish(ChunkUsage),
 });
 export type ChunkChoice = z.infer<typeof ChunkChoice>;
 
 /** The error object OpenAI, OpenRouter and vLLM put inside a 200 stream. */
 export const ChunkError = z.union([
   z.looseObject({
-    code: z.union([z.string(), z.number()]).nullish(),
+    code: z.nullish(z.union([z.string(), z.number()])),
     message: text,
     type: text,
   }),
@@ -131,11 +131,11 @@ export const Chunk = z.looseObject({
   model: text,
   // vLLM's own error shape is `{"object":"error","message":…,"code":…}`.
   object: text,
-  choices: z.array(ChunkChoice).nullish(),
-  usage: ChunkUsage.nullish(),
+  choices: z.nullish(z.array(ChunkChoice)),
+  usage: z.nullish(ChunkUsage),
   // Groq reports usage in `x_groq.usage` of the final chunk.
-  x_groq: z.looseObject({ usage: ChunkUsage.nullish() }).nullish(),
-  error: ChunkError.nullish(),
+  x_groq: z.nullish(z.looseObject({ usage: z.nullish(ChunkUsage) })),
+  error: z.nullish(ChunkError),
 });
 export type Chunk = z.infer<typeof Chunk>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { FailedEvent, FinishReason, UsageEvent } from '../events';
 
 // The OpenAI Responses stream events, as far as decodeOpenAIResponses reads them. Loose on
@@ -6,47 +6,47 @@ import type { FailedEvent, FinishReason, UsageEvent } from '../events';
 
 /** `usage` of a finished response. */
 export const ResponsesUsage = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  total_tokens: z.number().nullish(),
-  input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
-  output_tokens_details: z.looseObject({ reasoning_tokens: z.number().nullish() }).nullish(),
+  input_tokens: z.nullish(z.number()),
+  output_tokens: z.nullish(z.number()),
+  total_tokens: z.nullish(z.number()),
+  input_tokens_details: z.nullish(z.looseObject({ cached_tokens: z.nullish(z.number()) })),
+  output_tokens_details: z.nullish(z.looseObject({ reasoning_tokens: z.nullish(z.number()) })),
 });
 export type ResponsesUsage = z.infer<typeof ResponsesUsage>;
 
 /** The error object of `response.failed` and of the `error` event's nested form. */
 const ResponsesErrorObject = z.looseObject({
-  code: z.string().nullish(),
-  type: z.string().nullish(),
-  message: z.string().nullish(),
+  code: z.nullish(z.string()),
+  type: z.nullish(z.string()),
+  message: z.nullish(z.string()),
 });
 
 /** `response.created` / `in_progress` / `completed` / `incomplete` / `failed`. */
 export const ResponseLifecycleEvent = z.looseObject({
   response: z.looseObject({
-    id: z.string().nullish(),
-    model: z.string().nullish(),
-    usage: ResponsesUsage.nullish(),
-    error: ResponsesErrorObject.nullish(),
-    incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
+    id: z.nullish(z.string()),
+    model: z.nullish(z.string()),
+    usage: z.nullish(ResponsesUsage),
+    error: z.nullish(ResponsesErrorObject),
+    incomplete_details: z.nullish(z.looseObject({ reason: z.nullish(z.string()) })),
   }),
 });
 
 /** `error`: nested `{ error: { code, message } }` or flat `{ code, message }`. */
-export const ResponsesErrorEvent = ResponsesErrorObject.extend({
-  error: ResponsesErrorObject.nullish(),
+export const ResponsesErrorEvent = z.extend(ResponsesErrorObject, {
+  error: z.nullish(ResponsesErrorObject),
 });
 
 /** `output_item.added` / `output_item.done`. */
 export const OutputItemEvent = z.looseObject({
-  output_index: z.number().optional(),
+  output_index: z.optional(z.number()),
   item: z.looseObject({
     type: z.string(),
-    id: z.string().optional(),
-    call_id: z.string().optional(),
-    name: z.string().optional(),
-    arguments: z.string().optional(),
-    encrypted_content: z.string().nullish(),
+    id: z.optional(z.string()),
+    call_id: z.optional(z.string()),
+    name: z.optional(z.string()),
+    arguments: z.optional(z.string()),
+    encrypted_content: z.nullish(z.string()),
   }),
 });
 export type OutputItem = z.infer<typeof OutputItemEvent>['item'];
@@ -57,21 +57,21 @@ export type OutputItem = z.infer<typeof OutputItemEvent>['item'];
  */
 export const ContentDeltaEvent = z.looseObject({
   item_id: z.string(),
-  content_index: z.number().optional(),
+  content_index: z.optional(z.number()),
   delta: z.string(),
 });
 
 /** `output_text.done`, `reasoning_text.done`. */
 export const ContentDoneEvent = z.looseObject({
   item_id: z.string(),
-  content_index: z.number().optional(),
+  content_index: z.optional(z.number()),
   text: z.string(),
 });
 
 /** `refusal.done`: the full refusal text. */
 export const RefusalDoneEvent = z.looseObject({
   item_id: z.string(),
-  content_index: z.number().optional(),
+  content_index: z.optional(z.number()),
   refusal: z.string(),
 });
 

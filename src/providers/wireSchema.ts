@@ -1,17 +1,18 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
+import { zodMessages } from '../internal/zodMessages';
 
 /**
  * Validates one wire payload against the schema of what a decoder reads, or throws
  * `malformed-event` naming the event and what was wrong (never the payload itself).
  */
-export function readWire<T extends z.ZodType>(
+export function readWire<T extends z.ZodMiniType>(
   schema: T,
   value: unknown,
   provider: string,
   what: string,
 ): z.infer<T> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, zodMessages);
   if (result.success) return result.data;
   throw new LlmRxError(
     'malformed-event',

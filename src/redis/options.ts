@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 
 /**
@@ -59,11 +59,11 @@ const clientOption = z.custom<RedisClientLike>(
 
 const RedisEventLogOptionsSchema = z.object({
   client: clientOption,
-  keyPrefix: z.string().default('llm-rx:'),
-  ttlSeconds: z.number().int().positive().default(3600),
-  maxLen: z.number().int().positive().optional(),
-  heartbeatMs: durationOption.min(10).default(2000),
-  maxReconnectAttempts: z.number().int().nonnegative().default(5),
+  keyPrefix: z._default(z.string(), 'llm-rx:'),
+  ttlSeconds: z._default(z.int().check(z.positive()), 3600),
+  maxLen: z.optional(z.int().check(z.positive())),
+  heartbeatMs: z._default(z.number().check(z.nonnegative(), z.minimum(10)), 2000),
+  maxReconnectAttempts: z._default(z.int().check(z.nonnegative()), 5),
   scheduler: schedulerOption,
 });
 

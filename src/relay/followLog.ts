@@ -1,5 +1,5 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { failedEvent, isTerminal, type StreamEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 import type { EventLog } from './eventLog';
@@ -16,8 +16,8 @@ export interface FollowLogOptions {
 }
 
 const FollowLogOptions = z.object({
-  after: z.number().int().min(-1).default(-1),
-  idleTimeoutMs: durationOption.optional(),
+  after: z._default(z.int().check(z.gte(-1)), -1),
+  idleTimeoutMs: z.optional(durationOption),
   scheduler: schedulerOption,
 });
 

@@ -1,5 +1,5 @@
 import { NEVER, Observable, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { isTerminal, type StreamEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
@@ -15,7 +15,7 @@ export interface MemoryEventLogOptions {
 }
 
 const MemoryEventLogOptions = z.object({
-  ttlMs: durationOption.default(3_600_000),
+  ttlMs: z._default(durationOption, 3_600_000),
   scheduler: schedulerOption,
 });
 

@@ -1,5 +1,5 @@
 import type { OperatorFunction, SchedulerLike, Subscription } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isTerminal, type StreamEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
@@ -16,8 +16,8 @@ export interface SseFramesOptions {
 }
 
 export const SseFramesOptions = z.object({
-  heartbeatMs: durationOption.default(15_000),
-  startAt: z.number().int().nonnegative().default(0),
+  heartbeatMs: z._default(durationOption, 15_000),
+  startAt: z._default(z.int().check(z.nonnegative()), 0),
   scheduler: schedulerOption,
 });
 

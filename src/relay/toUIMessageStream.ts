@@ -1,5 +1,5 @@
 import { concat, map, of, type Observable, type OperatorFunction } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { StreamEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
@@ -17,8 +17,8 @@ export interface ToUIMessageStreamOptions {
 }
 
 const ToUIMessageStreamOptions = z.object({
-  messageId: z.string().optional(),
-  reasoning: z.enum(['send', 'drop']).default('send'),
+  messageId: z.optional(z.string()),
+  reasoning: z._default(z.enum(['send', 'drop']), 'send'),
 });
 
 /**

@@ -1,7 +1,8 @@
 import { Observable } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { StreamEvent, type WarningEvent } from '../events';
+import { zodMessages } from '../internal/zodMessages';
 
 /**
  * Events from another library (an AI SDK `fullStream` mapped to StreamEvents, an openai-node
@@ -46,7 +47,7 @@ export function fromEvents(
   return new Observable<StreamEvent>((subscriber) => {
     let position = 0;
     const check = (value: unknown): StreamEvent => {
-      const parsed = StreamEvent.safeParse(value);
+      const parsed = StreamEvent.safeParse(value, zodMessages);
       if (parsed.success) {
         position++;
         return parsed.data;
@@ -95,7 +96,11 @@ export function fromEvents(
 }
 
 /** The warning for a value that is not a StreamEvent: where, which type, what is wrong. */
-function invalidEventWarning(value: unknown, position: number, error: z.ZodError): WarningEvent {
+function invalidEventWarning(
+  value: unknown,
+  position: number,
+  error: z.core.$ZodError,
+): WarningEvent {
   const type =
     typeof value === 'object' &&
     value !== null &&

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { parseOptions, signalOption } from '../internal/options';
 import { readText, type ByteInput, assertByteInput } from './byteSource';
@@ -16,13 +16,9 @@ export interface FromNdjsonOptions {
 }
 
 const FromNdjsonOptions = z.object({
-  maxBufferSize: z
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
-  signal: signalOption.optional(),
-  onWarning: z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function').optional(),
+  maxBufferSize: z._default(z.int().check(z.positive()), 1024 * 1024),
+  signal: z.optional(signalOption),
+  onWarning: z.optional(z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function')),
 });
 
 /**

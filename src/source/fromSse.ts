@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { parseOptions, signalOption } from '../internal/options';
 import { readText, type ByteInput, assertByteInput } from './byteSource';
@@ -36,15 +36,11 @@ export interface FromSseOptions {
 }
 
 const FromSseOptions = z.object({
-  maxBufferSize: z
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
-  signal: signalOption.optional(),
-  onWarning: z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function').optional(),
-  onRetry: z.custom<(delayMs: number) => void>((v) => typeof v === 'function').optional(),
-  onIgnoredLine: z.custom<(line: string) => void>((v) => typeof v === 'function').optional(),
+  maxBufferSize: z._default(z.int().check(z.positive()), 1024 * 1024),
+  signal: z.optional(signalOption),
+  onWarning: z.optional(z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function')),
+  onRetry: z.optional(z.custom<(delayMs: number) => void>((v) => typeof v === 'function')),
+  onIgnoredLine: z.optional(z.custom<(line: string) => void>((v) => typeof v === 'function')),
 });
 
 /**

@@ -1,0 +1,80 @@
+// `npm run size`: how much llm-rx adds to a browser page that reads a stream. Bundles an entry
+// that imports only `streamEvents` and `channel` from src/index.ts with esbuild (minified, ESM,
+// platform browser, every dependency inlined) and prints the minified and gzip sizes and what
+// they are made of. `--max-gzip <KB>` exits 1 past that bound.
+
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+
+/** The entry of the measured bundle: the two calls a chat page needs. */
+export const SIZE_ENTRY = "export { streamEvents, channel } from './src/index';";
+
+/** Sizes of the browser bundle of {@link SIZE_ENTRY}, in bytes. */
+export interface BundleSize {
+  minified: number;
+  gzip: number;
+  /** Minified bytes by origin: `src` (llm-rx) or the npm package. */
+  byOrigin: Record<string, number>;
+  /** Every file that put bytes into the bundle. */
+  inputs: string[];
+}
+
+/** Builds the entry in memory and measures it. */
+export async function measureBundle(root = join(__dirname, '..')): Promise<BundleSize> {
+  const result = await build({
+    stdin: { contents: SIZE_ENTRY, resolveDir: root, loader: 'ts', sourcefile: 'size-entry.ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].contents;
+  return {
+    minified: code.byteLength,
+    gzip: gzipSync(code).byteLength,
+    byOrigin: byOrigin(result.metafile),
+    inputs: Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    ),
+  };
+}
+
+function byOrigin(metafile: Metafile): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+      const origin = inPackage ? inPackage[1] : 'src';
+      sizes[origin] = (sizes[origin] ?? 0) + input.bytesInOutput;
+    }
+  }
+  return sizes;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function main(): Promise<void> {
+  const maxFlag = process.argv.indexOf('--max-gzip');
+  const maxGzipKb = maxFlag === -1 ? undefined : Number(process.argv[maxFlag + 1]);
+  const size = await measureBundle();
+  console.log(`browser bundle of { streamEvents, channel } (esbuild, minified, ESM)`);
+  console.log(`  minified: ${kb(size.minified)} (${size.minified} bytes)`);
+  console.log(`  gzip:     ${kb(size.gzip)} (${size.gzip} bytes)`);
+  console.log(`  minified bytes by origin:`);
+  for (const [origin, bytes] of Object.entries(size.byOrigin).sort((a, b) => b[1] - a[1])) {
+    console.log(`    ${origin.padEnd(20)} ${kb(bytes).padStart(9)}`);
+  }
+  if (maxGzipKb !== undefined && size.gzip > maxGzipKb * 1024) {
+    console.error(`gzip size ${kb(size.gzip)} is over the bound of ${maxGzipKb} KB`);
+    process.exitCode = 1;
+  }
+}
+
+if (require.main === module) void main();

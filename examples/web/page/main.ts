@@ -1,0 +1,74 @@
+import { resumableEvents } from './resumableEvents';
+import { createTurnView } from './turnView';
+
+// The web example's page: asks the server to replay a capture, then reads the relayed stream
+// with llm-rx's own browser build and renders it. `?capture=<name>` picks the capture,
+// `?drop=<k>` has the server cut the first connection after k events, `?gap=<ms>` sets the pace.
+
+const params = new URLSearchParams(location.search);
+const byId = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+const view = createTurnView({
+  reasoning: byId<HTMLDetailsElement>('reasoning'),
+  reasoningText: byId('reasoning-text'),
+  answer: byId('answer'),
+  tools: byId('tools'),
+  warnings: byId('warnings'),
+  status: byId('status'),
+});
+const status = byId('status');
+const stopButton = byId<HTMLButtonElement>('stop');
+const picker = byId<HTMLSelectElement>('capture');
+
+async function fillPicker(selected: string | null): Promise<void> {
+  const list = (await (await fetch('/api/captures')).json()) as {
+    captures: string[];
+    default: string;
+  };
+  for (const name of list.captures) {
+    const option = new Option(name, name, false, name === (selected ?? list.default));
+    picker.append(option);
+  }
+  picker.addEventListener('change', () => {
+    const next = new URLSearchParams({ capture: picker.value });
+    location.search = next.toString();
+  });
+}
+
+async function run(): Promise<void> {
+  const turnQuery = new URLSearchParams();
+  for (const key of ['capture', 'gap']) {
+    const value = params.get(key);
+    if (value !== null) turnQuery.set(key, value);
+  }
+  const started = await fetch(`/api/turns?${turnQuery}`, { method: 'POST' });
+  const turn = (await started.json()) as { id?: string; capture?: string; error?: string };
+  if (!started.ok || turn.id === undefined) {
+    status.dataset.outcome = 'failed';
+    status.textContent = turn.error ?? `The server answered ${started.status}`;
+    return;
+  }
+  document.title = `llm-rx · ${turn.capture}`;
+
+  const stop = new AbortController();
+  stopButton.disabled = false;
+  stopButton.addEventListener('click', () => stop.abort(), { once: true });
+  status.textContent = 'Streaming…';
+
+  const drop = params.get('drop');
+  const eventsUrl = `/api/turns/${turn.id}/events${drop === null ? '' : `?drop=${drop}`}`;
+  resumableEvents(eventsUrl, {
+    signal: stop.signal,
+    onReconnect: (attempt, lastEventId) => view.reconnecting(attempt, lastEventId),
+  }).subscribe({
+    next: (event) => view.show(event),
+    error: (error: unknown) => {
+      status.dataset.outcome = 'failed';
+      status.textContent = `Failed: ${String(error)}`;
+    },
+    complete: () => (stopButton.disabled = true),
+  });
+}
+
+void fillPicker(params.get('capture'));
+void run();

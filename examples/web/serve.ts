@@ -1,0 +1,21 @@
+import { startDemoServer } from './server/server';
+
+// `npm run demo:web`: serves the web example on 127.0.0.1, on PORT or a free port.
+async function main(): Promise<void> {
+  const port = process.env.PORT === undefined ? 0 : Number(process.env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
+  }
+  const server = await startDemoServer({ port });
+  console.log(`llm-rx web example: ${server.url}/`);
+  console.log(`  other captures: ${server.url}/?capture=openai-chat/parallel-tool-calls`);
+  console.log(`  resume after a dropped connection: ${server.url}/?drop=20`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
