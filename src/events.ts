@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 // Every event llm-rx emits, as a zod schema with its inferred type beside it.
-// The type names and fields are the public contract (DESIGN §3).
+// The type names and fields are the public contract.
 // zod/mini, as everywhere in src/: plain functions a bundler can drop, so a browser page does not
 // carry all of zod (BENCHMARKS.md, "Browser bundle").
 

@@ -1,6 +1,6 @@
 // llm-rx public API: explicit named exports only, grouped by role.
 
-// Events: schemas and types (DESIGN §3)
+// Events: schemas and types
 export {
   BlockEvent,
   CompletedEvent,
@@ -103,7 +103,7 @@ export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
 
-// Relay: llm-rx's own SSE wire, event logs, resume (DESIGN §11)
+// Relay: llm-rx's own SSE wire, event logs, resume
 export { toSseFrames, sseFrame, SSE_PING } from './relay/toSseFrames';
 export type { SseFramesOptions } from './relay/toSseFrames';
 export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/toSseStream';
@@ -117,7 +117,7 @@ export { parseLastEventId } from './relay/lastEventId';
 export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
-// Relay: the AI SDK UI message stream, for useChat (DESIGN §12)
+// Relay: the AI SDK UI message stream, for useChat
 export {
   toUIMessageChunks,
   toUIMessageStream,
@@ -129,12 +129,12 @@ export type {
   ToUIMessageStreamResponseOptions,
 } from './relay/toUIMessageStream';
 export type { UIFinishReason, UIMessageChunk } from './relay/uiMessageChunk';
-// Rendering for chat apps (pure, no RxJS; DESIGN §13)
+// Rendering for chat apps (pure, no RxJS)
 export { renderMarkdown, renderFormats } from './render/renderMarkdown';
 export type { RenderMarkdownOptions } from './render/renderMarkdown';
 export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/types';
 
-// Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports (DESIGN §14)
+// Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/deliveryError';

@@ -8,7 +8,7 @@ export interface MessageEdit {
   message: number;
   /** The whole text of that message so far (never only the new part). */
   text: string;
-  /** With `toMessageEdits({ render })`: that text rendered for the chat app (DESIGN §13). */
+  /** With `toMessageEdits({ render })`: that text rendered for the chat app. */
   rendered?: RenderedMessage;
 }
 
@@ -18,7 +18,7 @@ export interface MessageEditPlannerOptions {
   maxMessageChars: number;
   /** Put between two blocks in one message. */
   separator: string;
-  /** Render each message for a chat app (DESIGN §13); the limit then counts rendered length. */
+  /** Render each message for a chat app; the limit then counts rendered length. */
   render?: RenderFormat;
 }
 

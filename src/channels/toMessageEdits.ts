@@ -14,7 +14,7 @@ export interface ToMessageEditsOptions {
   /** Put between two blocks in one message. @defaultValue `'\n\n'` */
   separator?: string;
   /**
-   * Render each message for this chat app (`renderMarkdown`, DESIGN §13): every edit then
+   * Render each message for this chat app (`renderMarkdown`): every edit then
    * carries `rendered`, and `maxMessageChars` counts the rendered length as the app does.
    */
   render?: RenderFormat;

@@ -31,10 +31,14 @@ export async function replayCommand(options: ReplayOptions, output: CliOutput): 
   if (options.json && options.speed === 0) {
     // As fast as possible: each decoded event goes through the channel and out at once, so
     // time and memory stay linear and flat in the capture size (nothing is collected).
-    const replay = createChannelReplay(options.channel, (entry) => output.write(jsonLine(entry)));
+    let failed = false;
+    const replay = createChannelReplay(options.channel, (entry) => {
+      if (entry.event.type === 'failed') failed = true;
+      output.write(jsonLine(entry));
+    });
     await decodeCaptureInto(capture, options.provider, replay.push);
     replay.end();
-    return 0;
+    return failed ? 1 : 0;
   }
   const decoded = await decodeCapture(capture, options.provider);
   const timeline = channelTimeline(decoded.events, options.channel);

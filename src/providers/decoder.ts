@@ -71,7 +71,7 @@ export function parseJsonPayload(data: string, provider: string): unknown {
   } catch (error) {
     throw new LlmRxError(
       'malformed-event',
-      `A ${provider} event's data is not valid JSON (${(error as Error).message}): ${excerpt(data)}`,
+      `${provider}: an event's data is not valid JSON (${(error as Error).message}): ${excerpt(data)}`,
       { provider },
     );
   }

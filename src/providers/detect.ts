@@ -18,7 +18,7 @@ export function isNdjsonContentType(contentType: string | null | undefined): boo
 /**
  * Tells the wire format from one SSE message, or `undefined` when this message does not say.
  * The event name decides first (`message_start`, `content_block_*` → anthropic; `response.*`
- * → openai-responses), then the data's shape: a valid StreamEvent → llm-rx (DESIGN §11); a `type`
+ * → openai-responses), then the data's shape: a valid StreamEvent → llm-rx; a `type`
  * of the same names, `object: "chat.completion.chunk"`, `choices`, a bare `{ error }`, or
  * `[DONE]` → openai-chat.
  */

@@ -7,7 +7,7 @@ import { decoderOperator, parseJsonPayload, type WireDecoder } from './decoder';
 import { zodMessages } from '../internal/zodMessages';
 
 /**
- * The decoder of llm-rx's own SSE wire (`toSseStream`, DESIGN §11): each message's data is one
+ * The decoder of llm-rx's own SSE wire (`toSseStream`): each message's data is one
  * StreamEvent as JSON, validated by the zod schema. Events pass as they are, the terminal
  * included; heartbeats (`: ping` comments) never reach a decoder.
  *

@@ -16,7 +16,7 @@ export function readWire<T extends z.ZodMiniType>(
   if (result.success) return result.data;
   throw new LlmRxError(
     'malformed-event',
-    `A ${provider} "${what}" event does not have the expected shape: ${z.prettifyError(result.error)}`,
+    `${provider}: a "${what}" event does not have the expected shape: ${z.prettifyError(result.error)}`,
     { provider },
   );
 }
@@ -32,7 +32,7 @@ export function wireTypeOf(payload: unknown, provider: string, fallback?: string
   if (isRecord(payload) && type === undefined && fallback !== undefined) return fallback;
   throw new LlmRxError(
     'malformed-event',
-    `A ${provider} event is not an object with a string "type" (SSE event "${fallback ?? ''}").`,
+    `${provider}: an event is not an object with a string "type" (SSE event "${fallback ?? ''}").`,
     { provider },
   );
 }

@@ -8,7 +8,7 @@ import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scri
 import { claimStream } from './writer';
 
 /**
- * An {@link EventLog} in Redis, for gateways on many nodes (DESIGN §11, §14): any node can
+ * An {@link EventLog} in Redis, for gateways on many nodes: any node can
  * replay and follow a stream another node records. A drop-in for `memoryEventLog`.
  *
  * ```

@@ -9,7 +9,7 @@ export interface LoggedEvent {
 
 /**
  * Where relayed streams are kept, so that any reader — now or later, on this process or another —
- * can replay and follow them (DESIGN §11). Two backends: `memoryEventLog` (one process) and
+ * can replay and follow them. Two backends: `memoryEventLog` (one process) and
  * `redisEventLog` (`llm-rx/redis`, many processes). `recordTo` and `followLog` see only this
  * interface.
  *

@@ -31,7 +31,7 @@ export function sseFrame(position: number, event: StreamEvent): string {
 }
 
 /**
- * Events as the text of llm-rx's own SSE wire (DESIGN §11): one message per event, `id:` its
+ * Events as the text of llm-rx's own SSE wire: one message per event, `id:` its
  * position, and a `: ping` comment after `heartbeatMs` without an event (counted from
  * subscription, reset by each event). The text `toSseStream` encodes.
  *

@@ -14,7 +14,7 @@ export interface ToSseResponseOptions extends ToSseStreamOptions {
   headers?: HeadersInit;
 }
 
-/** The headers of llm-rx's SSE wire (DESIGN §11); `x-llm-rx-stream` lets `streamEvents` detect it. */
+/** The headers of llm-rx's SSE wire; `x-llm-rx-stream` lets `streamEvents` detect it. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',

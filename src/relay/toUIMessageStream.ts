@@ -23,7 +23,7 @@ const ToUIMessageStreamOptions = z.object({
 
 /**
  * Events as the chunks of the AI SDK's UI message stream protocol v1 (what `useChat` reads),
- * mapped as DESIGN §12 says, with the framing guaranteed whatever the events did.
+ * mapped as the README's table says, with the framing guaranteed whatever the events did.
  *
  * ```
  * source:  -s-t-d-e-(c|)       s = response-start, t/d/e = text-start/-delta/-end, c = completed

@@ -29,7 +29,7 @@ export const UNFINISHED_TOOL_INPUT =
 
 /**
  * The pure core of `toUIMessageStream`: llm-rx events in, UI message chunks out, with the
- * framing `readUIMessageStream` / `useChat` require (DESIGN §12) whatever the events did:
+ * framing `readUIMessageStream` / `useChat` require whatever the events did:
  * - `start` + `start-step` before anything else; a part's start chunk before its first delta,
  *   written on demand for a delta whose start it never saw (a stream resumed mid-part);
  * - every open text, reasoning or tool-input part ended before `finish`, `abort` or `error`;

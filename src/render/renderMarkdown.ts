@@ -39,7 +39,7 @@ const RenderMarkdownOptions = z.object({
 });
 
 /**
- * Renders markdown for a chat app, as messages that each fit the app's limit (DESIGN §13).
+ * Renders markdown for a chat app, as messages that each fit the app's limit.
  * Pure and synchronous; any string renders.
  *
  * - `telegram`: `text` + Bot API `entities` (no parse mode: nothing to escape or reject).

@@ -1,4 +1,4 @@
-/** The chat formats `renderMarkdown` writes (DESIGN §13). */
+/** The chat formats `renderMarkdown` writes. */
 export type RenderFormat = 'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain';
 
 /** One Telegram Bot API `MessageEntity`; offsets and lengths in UTF-16 code units. */
