@@ -55,14 +55,5 @@ export function expectPlannedFormatting(held: HeldTelegramMessage[], planned: Me
   );
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same latencies and faults. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The bench's seeded PRNG: the same seed gives the same latencies and faults. */
+export { seededRandom } from '../../bench/openaiChatBody';

@@ -106,18 +106,15 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
         if (type === 'response.output_item.added') return parts.itemAdded(emit, item, index);
         return parts.itemDone(emit, item, index);
       }
-      case 'response.output_text.delta': {
+      // A refusal is what the model says instead of an answer: shown as text, as in chat.
+      case 'response.output_text.delta':
+      case 'response.refusal.delta': {
         const event = readWire(ContentDeltaEvent, payload, PROVIDER, type);
         return parts.textDelta(emit, textId(event.item_id, event.content_index), event.delta);
       }
       case 'response.output_text.done': {
         const event = readWire(ContentDoneEvent, payload, PROVIDER, type);
         return parts.textDone(emit, textId(event.item_id, event.content_index), event.text);
-      }
-      // A refusal is what the model says instead of an answer: shown as text, as in chat.
-      case 'response.refusal.delta': {
-        const event = readWire(ContentDeltaEvent, payload, PROVIDER, type);
-        return parts.textDelta(emit, textId(event.item_id, event.content_index), event.delta);
       }
       case 'response.refusal.done': {
         const event = readWire(RefusalDoneEvent, payload, PROVIDER, type);
