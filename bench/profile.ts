@@ -1,6 +1,6 @@
 // Where the time goes: runs one pipeline over the benchmark body under V8's CPU profiler and
 // prints self time by function (and by file), excluding the warm-up runs. Not part of `npm run bench`.
-//   node --import tsx bench/profile.ts [events|telegram|floor|alone] [runs]
+//   node --import tsx bench/profile.ts [events|telegram|floor|alone|<channel name>] [runs]
 // `alone`: channel('telegram') over the body's events decoded once (no decoding in the profile).
 // The raw profile is written to .bench-out/<pipeline>.cpuprofile (open it in Chrome DevTools).
 
@@ -18,6 +18,7 @@ import {
 } from './contenders';
 import { buildChatBody, streamOfSlices } from './openaiChatBody';
 import { channel } from '../src/channels/channel';
+import { isChannelName } from '../src/channels/presets';
 import { decodedEvents, replay } from './channelAlone';
 
 const TOP = 25;
@@ -35,6 +36,9 @@ async function pickContender(pipeline: string): Promise<Contender> {
   const streamEvents = await loadStreamEvents();
   if (typeof streamEvents === 'string') throw new Error(streamEvents);
   if (pipeline === 'events') return llmRxStreamEvents(streamEvents);
+  if (pipeline !== 'telegram' && isChannelName(pipeline)) {
+    return llmRxWithChannel(streamEvents, `streamEvents + channel('${pipeline}')`, channel(pipeline));
+  }
   const telegram = await loadTelegramStage();
   if (!telegram.stage) throw new Error(telegram.label);
   return llmRxWithChannel(streamEvents, telegram.label, telegram.stage);

@@ -162,6 +162,19 @@ describe('createSilentTokenMatcher', () => {
     expect(stripSilentTokens('NO_REPLY', ['HUSH'])).toEqual({ text: 'NO_REPLY', silent: false });
   });
 
+  it('matches right with more token lists than the table cache keeps (64)', () => {
+    for (let list = 0; list < 80; list++) {
+      const tokens = [`SKIP_${list}`, `HUSH${list}`];
+      expect(stripSilentTokens(`Done.\n\nhush${list}`, tokens)).toEqual({
+        text: 'Done.',
+        silent: false,
+        token: `HUSH${list}`,
+      });
+      expect(stripSilentTokens(`**skip_${list}**`, tokens).silent).toBe(true);
+      expect(stripSilentTokens(`skip_${list + 1}x`, tokens).silent).toBe(false);
+    }
+  });
+
   it('keeps many repeated tokens linear: candidates do not pile up', () => {
     const input = 'Done. ' + 'NO_REPLY '.repeat(5000);
     const { text, resolution } = run([...input]);

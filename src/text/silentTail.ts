@@ -91,6 +91,24 @@ interface TokenTables {
   tokenCodes: Set<number>;
 }
 
+// The tables of each token list met so far, shared by every automaton reading with that list.
+// One object per list, built once, so every automaton sees the same hidden class: tables built
+// per reply were garbage after it, and V8 threw away the optimized automaton code each time a
+// GC collected them (a "wrong map" deopt per reply). Bounded: lists past the bound are built
+// for their automaton alone.
+const tablesByTokens = new Map<string, TokenTables>();
+const MAX_CACHED_TOKEN_LISTS = 64;
+
+function tokenTablesFor(tokens: readonly string[]): TokenTables {
+  const key = tokens.join('\u0000');
+  let tables = tablesByTokens.get(key);
+  if (tables === undefined) {
+    tables = buildTokenTables(tokens);
+    if (tablesByTokens.size < MAX_CACHED_TOKEN_LISTS) tablesByTokens.set(key, tables);
+  }
+  return tables;
+}
+
 function buildTokenTables(tokens: readonly string[]): TokenTables {
   const expectedCode: number[] = [];
   const afterMatch: number[] = [];
@@ -107,11 +125,15 @@ function buildTokenTables(tokens: readonly string[]): TokenTables {
     startStates.set(first, [...starts, token.length === 1 ? GAP : base]);
     for (let index = 0; index < token.length; index++) tokenCodes.add(token.charCodeAt(index));
   }
-  const tables = { expectedCode, afterMatch, startStates, tokenCodes };
   return {
-    ...tables,
+    expectedCode,
+    afterMatch,
+    startStates,
     asciiStartStates: Array.from({ length: 128 }, (_, code) => startStates.get(code)),
-    asciiContinuesTail: new Uint8Array(128).map((_, code) => (continuesTail(tables, code) ? 1 : 0)),
+    asciiContinuesTail: new Uint8Array(128).map((_, code) =>
+      continuesTail({ tokenCodes }, code) ? 1 : 0,
+    ),
+    tokenCodes,
   };
 }
 
@@ -149,7 +171,7 @@ export class TailAutomaton {
     tokens: readonly string[],
     private readonly skipAhead = true,
   ) {
-    this.tables = buildTokenTables(tokens);
+    this.tables = tokenTablesFor(tokens);
   }
 
   /** Reads a delta. */
