@@ -48,6 +48,9 @@ export function fuseStages<T>(
 class Inlet<T> implements OperatorOutput<T> {
   closed = false;
   hooks!: OperatorHooks<T>;
+  // The stage's `next` hook, read once: every stage's hooks object has its own hidden class, so
+  // reading `hooks.next` per value would be a megamorphic property load on the hot path.
+  nextHook!: OperatorHooks<T>['next'];
   output!: OperatorOutput<T>;
 
   constructor(
@@ -59,7 +62,7 @@ class Inlet<T> implements OperatorOutput<T> {
   next(value: T): void {
     if (this.closed) return;
     try {
-      this.hooks.next(value);
+      this.nextHook.call(this.hooks, value);
     } catch (thrown) {
       this.output.error(thrown);
     }
@@ -111,6 +114,7 @@ class FusedChain<T> {
       const hooks = stages[position]({ subscriber: output });
       this.hooks[position] = hooks;
       this.inlets[position].hooks = hooks;
+      this.inlets[position].nextHook = hooks.next;
       this.inlets[position].output = output;
       if (output.closed) {
         this.stopThrough(position);

@@ -57,6 +57,14 @@ export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from 
  *   `flushOnParagraph` @defaultValue false, `mode` @defaultValue `'stream'`
  */
 export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
+  return createIncrementalChunker(options);
+}
+
+/**
+ * createBlockChunker for bufferChunk: the same chunker, with `appendTo`, which collects the
+ * blocks into the caller's array instead of a new one per delta.
+ */
+export function createIncrementalChunker(options: BlockChunkerOptions): IncrementalChunker {
   const parsed = BlockChunkerOptions.safeParse(options ?? {}, zodMessages);
   if (!parsed.success) {
     throw new LlmRxError(

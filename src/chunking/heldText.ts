@@ -20,8 +20,10 @@ export abstract class HeldText {
   protected scanner: MarkdownScanner;
   // The free break queues of the current scanner, best kind first.
   protected freeQueues: BreakQueue[];
-  // Appended text the scanner has not read yet (see `append`); it joins `buffer` once read.
-  protected unscanned = '';
+  // Appended text the scanner has not read yet (see `append`), as the deltas came, and its
+  // length; it joins `buffer` once read. An array rather than `+=`: no string per delta.
+  protected unscanned: string[] = [];
+  protected unscannedLength = 0;
   protected buffer = '';
   protected bufferStart = 0;
   protected cursor = 0;
@@ -53,10 +55,17 @@ export abstract class HeldText {
   }
 
   protected scanAppended(): void {
-    if (this.unscanned === '') return;
-    this.scanner.scan(this.unscanned);
-    this.buffer += this.unscanned;
-    this.unscanned = '';
+    if (this.unscannedLength === 0) return;
+    const pieces = this.unscanned;
+    let text: string;
+    if (pieces.length === 1) text = pieces.pop()!;
+    else {
+      text = pieces.join('');
+      this.unscanned = [];
+    }
+    this.unscannedLength = 0;
+    this.scanner.scan(text);
+    this.buffer += text;
   }
 
   protected fenceOpenAt(end: number): FenceRegion | null {

@@ -54,18 +54,24 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
 
   append(text: string): ChunkBlock[] {
     const blocks: ChunkBlock[] = [];
-    if (text === '') return blocks;
-    this.unscanned += text;
+    this.appendTo(text, blocks);
+    return blocks;
+  }
+
+  /** `append`, with the blocks pushed onto `blocks`: no array per delta (bufferChunk's path). */
+  appendTo(text: string, blocks: ChunkBlock[]): void {
+    if (text === '') return;
+    this.unscanned.push(text);
+    this.unscannedLength += text.length;
     // Deltas are read in batches while no cut can be due: one scanner call over a few hundred
     // characters costs far less than one per 1–8 character delta. The result is the same: the
     // scanner reads text the same however it is split, and the cut waits for a break anyway.
     if (this.mode === 'end') {
-      if (this.unscanned.length >= END_MODE_SCAN_BATCH) this.scanAppended();
+      if (this.unscannedLength >= END_MODE_SCAN_BATCH) this.scanAppended();
     } else if (!this.noCutPossible()) {
       this.scanAppended();
       this.drainStreaming(blocks);
     }
-    return blocks;
   }
 
   flush(reason: BlockReason): ChunkBlock[] {
@@ -209,7 +215,7 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
    * on. (Settling the cursor only moves it on and drops the reopen line: still no cut.)
    */
   private noCutPossible(): boolean {
-    const held = this.bufferStart + this.buffer.length + this.unscanned.length - this.cursor;
+    const held = this.bufferStart + this.buffer.length + this.unscannedLength - this.cursor;
     const prefix = this.prefix.length;
     return (
       held < Math.max(1, this.minChars - prefix) &&

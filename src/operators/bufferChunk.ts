@@ -1,6 +1,6 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { createBlockChunker } from '../chunking/blockChunker';
+import { createIncrementalChunker } from '../chunking/blockChunker';
 import {
   MIN_ABOVE_MAX,
   chunkingOptionsShape,
@@ -95,7 +95,9 @@ export function bufferChunkStage(
     options,
   );
   return ({ subscriber }) => {
-    const chunker = createBlockChunker(chunking);
+    const chunker = createIncrementalChunker(chunking);
+    // What the next delta's cut collects into: taken (and replaced) only when it holds blocks.
+    let collected: ChunkBlock[] = [];
     let seq = 0;
     // One idle timer while text is held; a delta only moves the deadline (the last delta's
     // time + idleMs). A timer that fires before the deadline waits out the rest, as RxJS's
@@ -128,12 +130,20 @@ export function bufferChunkStage(
         subscriber.error(error);
       }
     };
+    const append = (delta: string) => {
+      chunker.appendTo(delta, collected);
+      if (collected.length === 0) return;
+      // A new array before emitting: a block's subscriber may feed this operator again.
+      const blocks = collected;
+      collected = [];
+      emit(blocks);
+    };
     const onDelta = (delta: string) => {
-      if (idleMs === undefined) return emit(chunker.append(delta));
+      if (idleMs === undefined) return append(delta);
       const now = scheduler.now();
       // The deadline passed in this frame before the timer ran: the idle block goes first.
       if (idleTimer && now >= deadline[0]) flushIdle();
-      emit(chunker.append(delta));
+      append(delta);
       deadline[0] = now + idleMs;
       if (!idleTimer && chunker.holding) idleTimer = scheduler.schedule(onIdleTimer, idleMs);
     };

@@ -47,7 +47,7 @@ export function monotonicTextStage(): OperatorStage<StreamEvent, StreamEvent> {
     const streamedTextOf = (id: string): StreamedText => {
       if (id === currentId) return current!;
       let entry = streamed.get(id);
-      if (!entry) streamed.set(id, (entry = { head: '', tail: '', tailPieces: 0 }));
+      if (!entry) streamed.set(id, (entry = { head: '', pieces: [] }));
       currentId = id;
       current = entry;
       return entry;
@@ -55,11 +55,7 @@ export function monotonicTextStage(): OperatorStage<StreamEvent, StreamEvent> {
 
     const onTextEnd = (event: TextEndEvent & { text: string }) => {
       const entry = streamedTextOf(event.id);
-      const soFar = entry.head + entry.tail;
-      // Kept as one string from here on (mergeResentText reads, so flattens, it).
-      entry.head = soFar;
-      entry.tail = '';
-      entry.tailPieces = 0;
+      const soFar = streamedSoFar(entry);
       const { addition, how } = mergeResentText(soFar, event.text);
       if (how === 'divergent') {
         subscriber.next({
@@ -94,26 +90,34 @@ export function monotonicTextStage(): OperatorStage<StreamEvent, StreamEvent> {
 }
 
 /**
- * Everything streamed for one text id, as one string: `head + tail`. `+=` alone would build a
- * rope with a node of some 30 bytes per delta besides the delta's own string (about 10 bytes per
- * character for the 1–8 character deltas of a chat stream). So the deltas gather in `tail`, which
- * every {@link TAIL_PIECES} deltas is flattened (each character copied once) and appended to
- * `head`: a rope of long flat pieces, ~1 byte per character (2 past Latin-1).
+ * Everything streamed for one text id, as one string: `head` + the deltas in `pieces`. `+=` per
+ * delta would build a rope with a node of some 30 bytes per delta besides the delta's own string
+ * (about 10 bytes per character for the 1–8 character deltas of a chat stream), and cost a string
+ * allocation per delta. So the deltas gather in `pieces`, which every {@link TAIL_PIECES} deltas
+ * are joined (each character copied once) and appended to `head`: a rope of long flat pieces,
+ * ~1 byte per character (2 past Latin-1).
  */
 interface StreamedText {
   head: string;
-  tail: string;
-  tailPieces: number;
+  pieces: string[];
 }
 
 const TAIL_PIECES = 256;
 
 function append(entry: StreamedText, delta: string): void {
-  entry.tail += delta;
-  if (++entry.tailPieces === TAIL_PIECES) {
-    entry.tail.charCodeAt(0); // reading a character flattens a rope into one string
-    entry.head += entry.tail;
-    entry.tail = '';
-    entry.tailPieces = 0;
+  const pieces = entry.pieces;
+  pieces.push(delta);
+  if (pieces.length === TAIL_PIECES) {
+    entry.head += pieces.join('');
+    pieces.length = 0;
   }
+}
+
+/** The whole streamed text of `entry`, kept from now on as one string in `head`. */
+function streamedSoFar(entry: StreamedText): string {
+  if (entry.pieces.length > 0) {
+    entry.head += entry.pieces.join('');
+    entry.pieces.length = 0;
+  }
+  return entry.head;
 }

@@ -33,6 +33,11 @@ export interface MarkdownCodeTracker {
    * block or an inline code span.
    */
   insideCode(): boolean;
+  /**
+   * True when text without a line break or a backtick would change nothing: mid-line, no
+   * backtick run pending. (Feeding such text may then be skipped.)
+   */
+  midLine(): boolean;
 }
 
 /**
@@ -159,6 +164,9 @@ export function createMarkdownCodeTracker(): MarkdownCodeTracker {
     insideCode() {
       settle();
       return fence !== undefined || inlineSpanLength > 0;
+    },
+    midLine() {
+      return phase.kind === 'rest' && pendingBackticks === 0;
     },
   };
 }

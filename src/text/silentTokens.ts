@@ -83,9 +83,22 @@ class IncrementalSilentMatcher implements SilentTokenMatcher {
   }
 
   push(delta: string): string {
-    this.heldText += delta;
+    if (this.heldText !== '') {
+      this.heldText += delta;
+      this.tails.read(delta);
+      return this.releaseBefore(this.tails.holdFrom());
+    }
+    // Nothing held (the common case): the delta alone is cut, without joining it to ''.
+    const start = this.heldStart;
     this.tails.read(delta);
-    return this.releaseBefore(this.tails.holdFrom());
+    const keep = this.tails.holdFrom() - start;
+    if (keep === delta.length) {
+      this.heldStart = start + keep;
+      return delta;
+    }
+    this.heldText = keep === 0 ? delta : delta.slice(keep);
+    this.heldStart = start + keep;
+    return keep === 0 ? '' : delta.slice(0, keep);
   }
 
   end(): SilentResolution {

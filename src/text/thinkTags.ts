@@ -3,6 +3,10 @@
 // be one, so the work is linear in the text length whatever the deltas look like.
 import { createMarkdownCodeTracker } from './markdownCodeTracker';
 
+const LESS_THAN = 60;
+const LINE_FEED = 10;
+const BACKTICK = 96;
+
 /** The reasoning tag names recognised by default (any case). */
 export const DEFAULT_THINK_TAGS: readonly string[] = [
   'think',
@@ -197,8 +201,17 @@ export function createThinkTagScanner(options: ThinkTagOptions = {}): ThinkTagSc
     },
     pushWhole(delta) {
       // A held `<` could be completed or ruled out by any character: only `push` knows.
-      if (held !== '' || delta === '' || delta.includes('<')) return undefined;
-      code().feedText(delta);
+      if (held !== '' || delta === '') return undefined;
+      // One pass over the delta, no string search: a `<` needs `push`; a line break or a
+      // backtick is what can move the code context mid-line.
+      let plain = true;
+      for (let index = 0; index < delta.length; index++) {
+        const char = delta.charCodeAt(index);
+        if (char === LESS_THAN) return undefined;
+        if (char === LINE_FEED || char === BACKTICK) plain = false;
+      }
+      const tracker = code();
+      if (!plain || !tracker.midLine()) tracker.feedText(delta);
       return inReasoning ? 'reasoning' : 'text';
     },
     end() {
