@@ -57,7 +57,8 @@ const ChannelOverrides = z.strictObject({
  * The ready pipeline for one channel: normalizeReasoning → sortByIndex → monotonicText →
  * suppressSilent → bufferChunk, with the channel's preset (`channelPresets`). It runs them as
  * one fused operator (one subscriber), with the same output, event for event and frame for
- * frame, as piping those operators.
+ * frame, as piping those operators. (Where reasoning is dropped, sortByIndex, which only
+ * reorders reasoning, has nothing to do and is left out.)
  *
  * ```
  * channel('slack')     minChars 1500, maxChars 4000, idleMs 1000
@@ -101,14 +102,15 @@ export function channel(
   const maxChars = options.maxChars ?? preset.maxChars;
   const { scheduler } = options;
 
+  const reasoning = options.reasoning ?? preset.reasoning;
   const stages: Array<OperatorStage<StreamEvent, StreamEvent>> = [
-    normalizeReasoningStage(
-      defined({ reasoning: options.reasoning ?? preset.reasoning, tags: options.tags }),
-    ),
-    sortByIndexStage(defined({ windowMs: options.windowMs, scheduler })),
-    monotonicTextStage(),
-    suppressSilentStage(defined({ tokens: options.silentTokens })),
+    normalizeReasoningStage(defined({ reasoning, tags: options.tags })),
   ];
+  // sortByIndex reorders reasoning entries only, and passes every other event at once: with
+  // reasoning dropped just before it, it has nothing to do, so it is left out (same output).
+  if (reasoning === 'keep')
+    stages.push(sortByIndexStage(defined({ windowMs: options.windowMs, scheduler })));
+  stages.push(monotonicTextStage(), suppressSilentStage(defined({ tokens: options.silentTokens })));
   if (minChars !== undefined || maxChars !== undefined) {
     if (minChars === undefined || maxChars === undefined) {
       throw new LlmRxError(

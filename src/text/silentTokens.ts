@@ -90,6 +90,10 @@ class IncrementalSilentMatcher implements SilentTokenMatcher {
     }
     // Nothing held (the common case): the delta alone is cut, without joining it to ''.
     const start = this.heldStart;
+    if (this.tails.readPlain(delta)) {
+      this.heldStart = start + delta.length;
+      return delta;
+    }
     this.tails.read(delta);
     const keep = this.tails.holdFrom() - start;
     if (keep === delta.length) {
