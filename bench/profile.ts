@@ -37,7 +37,11 @@ async function pickContender(pipeline: string): Promise<Contender> {
   if (typeof streamEvents === 'string') throw new Error(streamEvents);
   if (pipeline === 'events') return llmRxStreamEvents(streamEvents);
   if (pipeline !== 'telegram' && isChannelName(pipeline)) {
-    return llmRxWithChannel(streamEvents, `streamEvents + channel('${pipeline}')`, channel(pipeline));
+    return llmRxWithChannel(
+      streamEvents,
+      `streamEvents + channel('${pipeline}')`,
+      channel(pipeline),
+    );
   }
   const telegram = await loadTelegramStage();
   if (!telegram.stage) throw new Error(telegram.label);
