@@ -20,9 +20,11 @@ export abstract class HeldText {
   protected scanner: MarkdownScanner;
   // The free break queues of the current scanner, best kind first.
   protected freeQueues: BreakQueue[];
-  // Appended text the scanner has not read yet (see `append`), as the deltas came, and its
-  // length; it joins `buffer` once read. An array rather than `+=`: no string per delta.
+  // Appended text the scanner has not read yet (see `append`): the first `unscannedCount`
+  // entries of `unscanned` (never shrunk), and its length; it joins `buffer` once read. An
+  // array rather than `+=`: no string per delta.
   protected unscanned: string[] = [];
+  protected unscannedCount = 0;
   protected unscannedLength = 0;
   protected buffer = '';
   protected bufferStart = 0;
@@ -57,12 +59,14 @@ export abstract class HeldText {
   protected scanAppended(): void {
     if (this.unscannedLength === 0) return;
     const pieces = this.unscanned;
-    let text: string;
-    if (pieces.length === 1) text = pieces.pop()!;
-    else {
-      text = pieces.join('');
-      this.unscanned = [];
-    }
+    const count = this.unscannedCount;
+    const text =
+      count === 1
+        ? pieces[0]
+        : count === pieces.length
+          ? pieces.join('')
+          : pieces.slice(0, count).join('');
+    this.unscannedCount = 0;
     this.unscannedLength = 0;
     this.scanner.scan(text);
     this.buffer += text;

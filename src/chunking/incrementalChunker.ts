@@ -61,7 +61,7 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
   /** `append`, with the blocks pushed onto `blocks`: no array per delta (bufferChunk's path). */
   appendTo(text: string, blocks: ChunkBlock[]): void {
     if (text === '') return;
-    this.unscanned.push(text);
+    this.unscanned[this.unscannedCount++] = text;
     this.unscannedLength += text.length;
     // Deltas are read in batches while no cut can be due: one scanner call over a few hundred
     // characters costs far less than one per 1–8 character delta. The result is the same: the

@@ -47,7 +47,7 @@ export function monotonicTextStage(): OperatorStage<StreamEvent, StreamEvent> {
     const streamedTextOf = (id: string): StreamedText => {
       if (id === currentId) return current!;
       let entry = streamed.get(id);
-      if (!entry) streamed.set(id, (entry = { head: '', pieces: [] }));
+      if (!entry) streamed.set(id, (entry = newStreamedText()));
       currentId = id;
       current = entry;
       return entry;
@@ -90,34 +90,39 @@ export function monotonicTextStage(): OperatorStage<StreamEvent, StreamEvent> {
 }
 
 /**
- * Everything streamed for one text id, as one string: `head` + the deltas in `pieces`. `+=` per
- * delta would build a rope with a node of some 30 bytes per delta besides the delta's own string
- * (about 10 bytes per character for the 1–8 character deltas of a chat stream), and cost a string
- * allocation per delta. So the deltas gather in `pieces`, which every {@link TAIL_PIECES} deltas
- * are joined (each character copied once) and appended to `head`: a rope of long flat pieces,
- * ~1 byte per character (2 past Latin-1).
+ * Everything streamed for one text id, as one string: `head` + the first `count` deltas of
+ * `pieces`. `+=` per delta would build a rope with a node of some 30 bytes per delta besides the
+ * delta's own string (about 10 bytes per character for the 1–8 character deltas of a chat
+ * stream), and cost a string allocation per delta. So the deltas gather in `pieces` (allocated
+ * once, never shrunk), which every {@link TAIL_PIECES} deltas are joined (each character copied
+ * once) and appended to `head`: a rope of long flat pieces, ~1 byte per character (2 past
+ * Latin-1).
  */
 interface StreamedText {
   head: string;
   pieces: string[];
+  count: number;
 }
 
 const TAIL_PIECES = 256;
 
+function newStreamedText(): StreamedText {
+  return { head: '', pieces: new Array<string>(TAIL_PIECES).fill(''), count: 0 };
+}
+
 function append(entry: StreamedText, delta: string): void {
-  const pieces = entry.pieces;
-  pieces.push(delta);
-  if (pieces.length === TAIL_PIECES) {
-    entry.head += pieces.join('');
-    pieces.length = 0;
+  entry.pieces[entry.count++] = delta;
+  if (entry.count === TAIL_PIECES) {
+    entry.head += entry.pieces.join('');
+    entry.count = 0;
   }
 }
 
 /** The whole streamed text of `entry`, kept from now on as one string in `head`. */
 function streamedSoFar(entry: StreamedText): string {
-  if (entry.pieces.length > 0) {
-    entry.head += entry.pieces.join('');
-    entry.pieces.length = 0;
+  if (entry.count > 0) {
+    entry.head += entry.pieces.slice(0, entry.count).join('');
+    entry.count = 0;
   }
   return entry.head;
 }
