@@ -59,25 +59,6 @@ export class TailAutomaton {
     this.fastSteps = skipAhead && this.tables.singleStep.length > 0;
   }
 
-  /**
-   * Reads a delta that ends in a character no tail can contain, while no candidate is alive:
-   * then none can be alive after it either (a live candidate reads only such characters), so
-   * only the length moves. Returns false, reading nothing, when that does not apply.
-   */
-  readPlain(delta: string): boolean {
-    const last = delta.charCodeAt(delta.length - 1);
-    if (
-      !this.fastSteps ||
-      this.candidates.length > 0 ||
-      this.length === 0 ||
-      !(last < 128 && this.tables.asciiContinuesTail[last] === 0)
-    )
-      return false;
-    this.length += delta.length;
-    this.previousDecoration = false;
-    return true;
-  }
-
   /** Reads a delta. */
   read(delta: string): void {
     let index = 0;

@@ -83,26 +83,10 @@ class IncrementalSilentMatcher implements SilentTokenMatcher {
   }
 
   push(delta: string): string {
-    if (this.heldText !== '') {
-      this.heldText += delta;
-      this.tails.read(delta);
-      return this.releaseBefore(this.tails.holdFrom());
-    }
-    // Nothing held (the common case): the delta alone is cut, without joining it to ''.
-    const start = this.heldStart;
-    if (this.tails.readPlain(delta)) {
-      this.heldStart = start + delta.length;
-      return delta;
-    }
+    // Nothing held (the common case): `'' + delta` is `delta` itself, no new string.
+    this.heldText += delta;
     this.tails.read(delta);
-    const keep = this.tails.holdFrom() - start;
-    if (keep === delta.length) {
-      this.heldStart = start + keep;
-      return delta;
-    }
-    this.heldText = keep === 0 ? delta : delta.slice(keep);
-    this.heldStart = start + keep;
-    return keep === 0 ? '' : delta.slice(0, keep);
+    return this.releaseBefore(this.tails.holdFrom());
   }
 
   end(): SilentResolution {
