@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
 // One source, two builds for a CommonJS package: ESM (`dist/index.mjs`, types `index.d.mts`) and
-// CJS (`dist/index.js`, types `index.d.ts`); the CLI is CJS only (`dist/cli.js`). No source maps:
-// they would point at src/, which the package does not ship.
+// CJS (`dist/index.js`, types `index.d.ts`); the CLI is CJS only (`dist/cli.js`); `llm-rx/redis`
+// the same two (`dist/redis.*`). No source maps: they would point at src/, which the package does
+// not ship (spec/package.spec.ts).
 export default defineConfig([
   {
     entry: { index: 'src/index.ts' },
@@ -24,7 +25,6 @@ export default defineConfig([
     entry: { redis: 'src/redis/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
-    sourcemap: true,
     target: 'node20',
     external: ['rxjs', 'zod', 'eventsource-parser', 'redis'],
   },
