@@ -1,17 +1,13 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { isLlmRxError } from '../errors';
-import {
-  failedEvent,
-  isTerminal,
-  terminalForFinish,
-  type FinishEvent,
-  type StreamEvent,
-  type TerminalEvent,
-  type UsageEvent,
-} from '../events';
+import * as events from '../events';
+import type { FinishEvent, StreamEvent, TerminalEvent, UsageEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
+
+// A module-local copy of what runs for every event (see providers/openaiChat.ts).
+const { failedEvent, isTerminal, terminalForFinish } = events;
 
 const EnsureTerminalOptions = z.object({
   idleTimeoutMs: z.optional(durationOption),

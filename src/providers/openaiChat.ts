@@ -9,27 +9,25 @@ import {
   type UsageEvent,
 } from '../events';
 import type { SseMessage } from '../source/fromSse';
-import {
-  createWarnOnce,
-  decoderOperator,
-  parseJsonPayload,
-  type Emit,
-  type WireDecoder,
-} from './decoder';
-import {
-  Chunk,
-  failedErrorOf,
-  finishReasonOf,
-  readPlainDelta,
-  reportUnknownDeltaFields,
-  type ChunkDelta,
-  type ChunkError,
-} from './openaiChatSchema';
-import { decodeContent, type ContentSink } from './openaiChatContent';
+import * as decoderModule from './decoder';
+import type { Emit, WireDecoder } from './decoder';
+import * as schemaModule from './openaiChatSchema';
+import type { Chunk as ChunkType, ChunkDelta, ChunkError } from './openaiChatSchema';
+import * as contentModule from './openaiChatContent';
+import type { ContentSink } from './openaiChatContent';
 import { completedWithoutFinish, usageOfChunk } from './openaiChatUsage';
 import { createToolCallAssembler } from './openaiChatToolCalls';
-import { createReasoningTracker, decodeReasoning } from './openaiChatReasoning';
+import * as reasoningModule from './openaiChatReasoning';
 import { zodMessages } from '../internal/zodMessages';
+
+// Module-local copies of what runs for every event. Compiled to CommonJS (tsx, ts-jest), every
+// use of an imported name is a read of the other module's exports object, under tsx through a
+// getter call (see markdownScanner.ts); the bundle in dist/ has no such reads.
+const { createWarnOnce, decoderOperator, parseJsonPayload } = decoderModule;
+const { Chunk, failedErrorOf, finishReasonOf, readPlainDelta, reportUnknownDeltaFields } =
+  schemaModule;
+const { decodeContent } = contentModule;
+const { createReasoningTracker, decodeReasoning } = reasoningModule;
 
 const PROVIDER = 'openai-chat';
 
@@ -64,7 +62,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
   let toolCalls: ReturnType<typeof createToolCallAssembler>;
 
   /** Starts the response on its first chunk; ids of everything after derive from its id. */
-  function begin(chunk: Chunk, emit: Emit) {
+  function begin(chunk: ChunkType, emit: Emit) {
     baseId = chunk.id || 'response';
     reasoning = createReasoningTracker(baseId);
     toolCalls = createToolCallAssembler(baseId);
@@ -138,7 +136,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
     }
   }
 
-  function decodeChunk(chunk: Chunk, emit: Emit) {
+  function decodeChunk(chunk: ChunkType, emit: Emit) {
     const error = chunk.error ?? (chunk.object === 'error' ? chunk : undefined);
     if (baseId === undefined && !(error && !chunk.choices)) begin(chunk, emit);
     for (const choice of chunk.choices ?? []) {
