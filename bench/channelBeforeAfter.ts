@@ -4,7 +4,8 @@
 //   git worktree add ../before <rev> && ln -s "$PWD/node_modules" ../before/node_modules
 //   LLMRX_BEFORE=../before node --import tsx bench/channelBeforeAfter.ts
 // MODE=situ (default: after streamEvents over the generated body) or alone (over its events
-// decoded once); CH (default telegram), MB (default 5), RUNS (default 30).
+// decoded once); CH (default telegram), MB (default 5), RUNS (default 30); GC=1 with
+// node --expose-gc forces a full GC before every run, as `npm run bench` does.
 import { resolve } from 'node:path';
 import { channel as channelAfter } from '../src/channels/channel';
 import { streamEvents } from '../src/streamEvents';
@@ -22,6 +23,8 @@ async function main() {
     .channel;
   const name = (process.env.CH ?? 'telegram') as 'telegram';
   const mode = process.env.MODE ?? 'situ';
+  // GC=1 (with --expose-gc): a full GC before every run, as `npm run bench` does.
+  const forceGc = process.env.GC === '1' && typeof globalThis.gc === 'function';
   const body = buildChatBody(Number(process.env.MB ?? 5) * 1024 * 1024);
   const events = mode === 'alone' ? await decodedEvents(Number(process.env.MB ?? 5)) : [];
   const variants = { before: channelBefore(name), after: channelAfter(name) };
@@ -31,6 +34,7 @@ async function main() {
       : textOf(streamEvents(streamOfSlices(body.slices), { provider: 'openai-chat' }).pipe(stage));
   const base = () => textOf(streamEvents(streamOfSlices(body.slices), { provider: 'openai-chat' }));
   const cpu = async (f: () => Promise<string>) => {
+    if (forceGc) globalThis.gc!();
     const t = process.cpuUsage();
     await f();
     const u = process.cpuUsage(t);
