@@ -18,6 +18,8 @@ export interface Row {
   ratio?: number;
   /** Smallest and largest per-round ratio, to show the noise. */
   ratioRange?: [number, number];
+  /** CPU milliseconds of each measured round, in round order (for paired ratios to any row). */
+  roundMs?: number[];
   /** '✓' same text as the floor, '✗' different, or why the row did not run. */
   check: string;
 }
@@ -74,6 +76,7 @@ export async function measureRounds(
       medianWallMs: median(wallTimings[index]),
       ratio: median(ratios),
       ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      roundMs: timings[index],
       check: checks[index],
     };
   });
