@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
 import { DeliveryError } from './deliveryError';
@@ -20,17 +20,17 @@ export interface SlackTransportOptions {
 }
 
 const SlackTransportOptions = z.object({
-  token: z.string().min(1, 'the bot token is required'),
-  channel: z.string().min(1, 'the channel id is required'),
-  apiBase: z.string().url().default('https://slack.com'),
-  fetch: z.custom<typeof fetch>((value) => typeof value === 'function').optional(),
-  minIntervalMs: z.number().finite().nonnegative().default(1000),
+  token: z.string().check(z.minLength(1, 'the bot token is required')),
+  channel: z.string().check(z.minLength(1, 'the channel id is required')),
+  apiBase: z._default(z.url(), 'https://slack.com'),
+  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
 });
 
 const SlackAnswer = z.looseObject({
   ok: z.boolean(),
-  error: z.string().optional(),
-  ts: z.string().optional(),
+  error: z.optional(z.string()),
+  ts: z.optional(z.string()),
 });
 
 /** Slack `error` codes that no retry can fix: auth, channel, message and argument errors. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
 import { DeliveryError } from './deliveryError';
@@ -27,20 +27,20 @@ export interface TelegramTransportOptions {
 }
 
 const TelegramTransportOptions = z.object({
-  token: z.string().min(1, 'the bot token is required'),
-  chatId: z.union([z.number().int(), z.string().min(1)]),
-  format: z.enum(['telegram', 'telegram-html']).default('telegram'),
-  apiBase: z.string().url().default('https://api.telegram.org'),
-  fetch: z.custom<typeof fetch>((value) => typeof value === 'function').optional(),
-  minIntervalMs: z.number().finite().nonnegative().default(1000),
+  token: z.string().check(z.minLength(1, 'the bot token is required')),
+  chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
+  format: z._default(z.enum(['telegram', 'telegram-html']), 'telegram'),
+  apiBase: z._default(z.url(), 'https://api.telegram.org'),
+  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
 });
 
 /** Telegram's `ResponseParameters`: what we read from a failed answer. */
 const TelegramAnswer = z.looseObject({
   ok: z.boolean(),
-  description: z.string().optional(),
-  result: z.looseObject({ message_id: z.number() }).or(z.unknown()).optional(),
-  parameters: z.looseObject({ retry_after: z.number().optional() }).optional(),
+  description: z.optional(z.string()),
+  result: z.optional(z.union([z.looseObject({ message_id: z.number() }), z.unknown()])),
+  parameters: z.optional(z.looseObject({ retry_after: z.optional(z.number()) })),
 });
 
 /**

@@ -7,9 +7,17 @@ import { layoutTable, type TableAlign } from './layoutTable';
 
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 
-const parser = new MarkdownIt({ linkify: true });
-// Only URLs with a scheme: a file name like `render.ts` is not a link (.ts is a TLD).
-parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+// Made at the first render, not when the module loads: a page that bundles llm-rx only to read
+// a stream then carries no markdown-it at all (a top-level `new` would keep it in the bundle).
+let parser: InstanceType<typeof MarkdownIt> | undefined;
+function markdownParser(): InstanceType<typeof MarkdownIt> {
+  if (!parser) {
+    parser = new MarkdownIt({ linkify: true });
+    // Only URLs with a scheme: a file name like `render.ts` is not a link (.ts is a TLD).
+    parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+  }
+  return parser;
+}
 
 /** A code block's language, when its fence's info string starts with a plain language name. */
 function languageOf(info: string): string {
@@ -92,7 +100,7 @@ interface ListState {
 
 /** Parses `markdown` into blocks, in reading order. */
 export function parseBlocks(markdown: string): Block[] {
-  const tokens = parser.parse(markdown, {});
+  const tokens = markdownParser().parse(markdown, {});
   const blocks: Block[] = [];
   const lists: ListState[] = [];
   let quote = 0;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { parseOptions } from '../internal/options';
 import { toWellFormed } from './blocks';
@@ -35,7 +35,7 @@ export const renderFormats = Object.keys(FORMATS) as RenderFormat[];
 export const MIN_RENDER_LENGTH = 64;
 
 const RenderMarkdownOptions = z.object({
-  maxLength: z.number().int().min(MIN_RENDER_LENGTH).optional(),
+  maxLength: z.optional(z.int().check(z.gte(MIN_RENDER_LENGTH))),
 });
 
 /**
