@@ -1,21 +1,11 @@
 import fc from 'fast-check';
-import { TestScheduler } from 'rxjs/testing';
 import { createMessageEditPlanner, splitToFit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
-import { LlmRxError } from '../../src/errors';
-import type { StreamEvent } from '../../src/events';
 import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 import { markdownBlock } from '../render/renderArbitrary';
 import { renderingProblems } from '../render/renderChecks';
-
-const block = (text: string, seq = 0): StreamEvent => ({
-  type: 'block',
-  text,
-  seq,
-  reason: 'size',
-});
 
 function planAll(blocks: string[], maxMessageChars: number, separator = '\n\n'): MessageEdit[] {
   const planner = createMessageEditPlanner({ maxMessageChars, separator });
@@ -107,67 +97,9 @@ describe('createMessageEditPlanner', () => {
   });
 });
 
+// The operator's timing (edits in their block's frame, empty, never, error, unsubscribe, render):
+// marbles/to-message-edits/*.marble.
 describe('toMessageEdits', () => {
-  const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
-
-  it('maps blocks to sends and edits, dropping every other event', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<StreamEvent>('-r-a-d-b-c-(t|)', {
-        r: { type: 'reasoning-delta', id: 'r', index: 0, delta: 'hmm', kind: 'text' },
-        a: block('Hello', 0),
-        d: { type: 'text-delta', id: 't', delta: 'Hello' },
-        b: block('world', 1),
-        c: block('again', 2),
-        t: { type: 'completed', finishReason: 'stop' },
-      });
-      expectObservable(source.pipe(toMessageEdits({ maxMessageChars: 12 }))).toBe('---s---e-n-|', {
-        s: { op: 'send', message: 0, text: 'Hello' },
-        e: { op: 'edit', message: 0, text: 'Hello\n\nworld' },
-        n: { op: 'send', message: 1, text: 'again' },
-      });
-      expectSubscriptions(source.subscriptions).toBe('^----------!');
-    });
-  });
-
-  it('empty source: completes with nothing', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<StreamEvent>('|');
-      expectObservable(source.pipe(toMessageEdits({ maxMessageChars: 10 }))).toBe('|');
-      expectSubscriptions(source.subscriptions).toBe('(^!)');
-    });
-  });
-
-  it('never source: nothing, until unsubscribed', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<StreamEvent>('-');
-      expectObservable(source.pipe(toMessageEdits({ maxMessageChars: 10 })), '^----!').toBe('-');
-      expectSubscriptions(source.subscriptions).toBe('^----!');
-    });
-  });
-
-  it('passes an error on', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const error = new LlmRxError('stream-error', 'boom');
-      const source = cold('-a-#', { a: block('Hi') }, error);
-      expectObservable(source.pipe(toMessageEdits({ maxMessageChars: 10 }))).toBe(
-        '-s-#',
-        { s: { op: 'send', message: 0, text: 'Hi' } },
-        error,
-      );
-      expectSubscriptions(source.subscriptions).toBe('^--!');
-    });
-  });
-
-  it('early unsubscribe releases the source', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('-a-----b-|', { a: block('Hi'), b: block('there') });
-      expectObservable(source.pipe(toMessageEdits({ maxMessageChars: 10 })), '^ 4ms !').toBe('-s', {
-        s: { op: 'send', message: 0, text: 'Hi' },
-      });
-      expectSubscriptions(source.subscriptions).toBe('^ 4ms !');
-    });
-  });
-
   it('rejects bad options at construction', () => {
     expect(() => toMessageEdits({ maxMessageChars: 0 })).toThrow(/maxMessageChars/);
     expect(() => toMessageEdits({ maxMessageChars: 2, separator: '\n\n' })).toThrow(
@@ -177,43 +109,10 @@ describe('toMessageEdits', () => {
 });
 
 describe('toMessageEdits({ render })', () => {
-  const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
   const plan = (blocks: string[], maxMessageChars: number, render: RenderFormat) => {
     const planner = createMessageEditPlanner({ maxMessageChars, separator: '\n\n', render });
     return blocks.flatMap((text) => planner.push(text));
   };
-
-  it('each edit carries its text rendered for the app', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold<StreamEvent>('-a-b-(t|)', {
-        a: block('**Hi**', 0),
-        b: block('a `b`', 1),
-        t: { type: 'completed', finishReason: 'stop' },
-      });
-      const edits = source.pipe(toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }));
-      expectObservable(edits).toBe('-s-e-|', {
-        s: {
-          op: 'send',
-          message: 0,
-          text: '**Hi**',
-          rendered: { text: 'Hi', entities: [{ type: 'bold', offset: 0, length: 2 }] },
-        },
-        e: {
-          op: 'edit',
-          message: 0,
-          text: '**Hi**\n\na `b`',
-          rendered: {
-            text: 'Hi\n\na b',
-            entities: [
-              { type: 'bold', offset: 0, length: 2 },
-              { type: 'code', offset: 6, length: 1 },
-            ],
-          },
-        },
-      });
-      expectSubscriptions(source.subscriptions).toBe('^----!');
-    });
-  });
 
   it('the limit counts the rendered length, not the markdown', () => {
     const first = 'x'.repeat(40);

@@ -1,22 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { findExecutable } from './findExecutable';
 
 /**
- * The Chromium the e2e specs drive: `CHROMIUM_PATH`, else `chromium` or `chromium-browser` on
- * the PATH (Debian's package `chromium`, which `.ci/run` installs when it is missing).
+ * The Chromium the e2e specs drive: `CHROMIUM_PATH` when set, else `chromium` or
+ * `chromium-browser` on the PATH, searched as `.ci/run`'s `command -v` does (Debian's package
+ * `chromium`, which `.ci/run` installs when neither is found). No `which`: a minimal image may not
+ * have it, and then CI would skip the install yet the spec would not find the browser.
  */
-export function findChromium(): string | undefined {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv) return existsSync(fromEnv) ? fromEnv : undefined;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      const path = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (path) return path;
-    } catch {
-      // not on the PATH: try the next name
-    }
-  }
-  return undefined;
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return findExecutable('CHROMIUM_PATH', ['chromium', 'chromium-browser'], [], env);
 }
 
 /**

@@ -11,6 +11,7 @@ import { suppressSilent } from '../../src/operators/suppressSilent';
 import { handleEvents, type EventHandler } from '../../src/operators/handleEvents';
 import { collectTurn } from '../../src/turn/collectTurn';
 import { channel } from '../../src/channels/channel';
+import { toMessageEdits, type ToMessageEditsOptions } from '../../src/channels/toMessageEdits';
 import { decodeAnthropic } from '../../src/providers/anthropic';
 import { decodeOllama } from '../../src/providers/ollama';
 import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
@@ -98,6 +99,8 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   decodeOllama: () => decodeOllama(),
   // args: { name, ...overrides }; the channel's timers run on the test scheduler.
   channel: ({ name, ...overrides }, scheduler) => channel(name, { ...overrides, scheduler }),
+  // No timers: args are its options as they are; values out are MessageEdits, not events.
+  toMessageEdits: (options) => toMessageEdits(options as ToMessageEditsOptions),
   // args are its options; the heartbeat runs on the test scheduler.
   toSseFrames: (options, scheduler) => toSseFrames({ ...options, scheduler }),
   // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.

@@ -1,10 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createClient } from 'redis';
+import { findExecutable } from './findExecutable';
 
-/** The redis-server binary the specs start (`REDIS_SERVER_BIN` overrides it). */
-export const redisServerBinary = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+/**
+ * The redis-server the specs start: `REDIS_SERVER_BIN` when set, else the first `redis-server` on
+ * the PATH (what `.ci/run`'s `command -v redis-server` finds, so CI never skips installing one the
+ * specs then miss), else /usr/bin/redis-server; undefined when there is none.
+ */
+export function findRedisServer(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return findExecutable('REDIS_SERVER_BIN', ['redis-server'], ['/usr/bin/redis-server'], env);
+}
+
+const foundRedisServer = findRedisServer();
+
+/** The redis-server binary the specs start; when none is found, the name the "missing" message uses. */
+export const redisServerBinary = foundRedisServer ?? process.env.REDIS_SERVER_BIN ?? 'redis-server';
 
 /** A redis-server of a spec's own, on 127.0.0.1, nothing saved to disk. */
 export interface RedisServer {
@@ -88,7 +99,7 @@ export async function clientList(client: TestClient): Promise<{ name: string; cm
  * skipped test says so.
  */
 export function describeRedis(title: string, body: (server: () => RedisServer) => void): void {
-  if (!existsSync(redisServerBinary)) {
+  if (!foundRedisServer) {
     describe(title, () => {
       const reason = `${redisServerBinary} is missing: apt-get install redis-server (or set REDIS_SERVER_BIN)`;
       if (process.env.CI === 'true')
