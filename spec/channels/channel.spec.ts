@@ -82,3 +82,54 @@ describe('channel() construction', () => {
     );
   });
 });
+
+describe('the channelPresets doc example', () => {
+  const sentences = Array.from(
+    { length: 80 },
+    (_, i) => `Sentence ${String(i + 1).padStart(2, '0')} of the long answer.`,
+  );
+  const text = sentences.join(' '); // one paragraph: past discord's maxChars, within slack's
+
+  it('a whole preset does not spread into overrides: maxMessageChars is not an override', () => {
+    expect(() => channel('discord', { ...channelPresets.slack } as never)).toThrow(
+      /channel\("discord"\): invalid options[\s\S]*maxMessageChars/,
+    );
+  });
+
+  it('discord with slack block sizes and reasoning kept: one 2559-character idle block', () => {
+    expect(text.length).toBe(2559);
+    expect(text.length).toBeGreaterThan(channelPresets.discord.maxChars!);
+    new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run(
+      ({ cold, expectObservable, expectSubscriptions }) => {
+        // Exactly the example of the channelPresets doc comment (src/channels/presets.ts).
+        const { minChars, maxChars, idleMs, mode } = channelPresets.slack;
+        const operator = channel('discord', {
+          minChars,
+          maxChars,
+          idleMs,
+          mode,
+          reasoning: 'keep',
+        });
+
+        const values: Record<string, StreamEvent> = {
+          r: { type: 'reasoning-start', id: 'r', index: 0 },
+          d: { type: 'reasoning-delta', id: 'r', index: 0, delta: 'Plan.', kind: 'text' },
+          n: { type: 'reasoning-end', id: 'r', index: 0 },
+          s: { type: 'text-start', id: 't' },
+          a: { type: 'text-delta', id: 't', delta: text },
+          e: { type: 'text-end', id: 't' },
+          f: { type: 'finish', reason: 'stop' },
+          c: { type: 'completed', finishReason: 'stop' },
+        };
+        const source = cold<StreamEvent>('-r-d-n-s-a 1500ms (efc|)', values);
+        // discord alone would cut a size block at 2000; slack's maxChars 4000 holds the
+        // paragraph until the 1000 ms idle flush. Reasoning passes (discord drops it).
+        expectObservable(source.pipe(operator)).toBe('-r-d-n---s 999ms x 500ms (efc|)', {
+          ...values,
+          x: { type: 'block', text, seq: 0, reason: 'idle' },
+        });
+        expectSubscriptions(source.subscriptions).toBe('^ 1509ms !');
+      },
+    );
+  });
+});

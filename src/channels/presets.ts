@@ -45,8 +45,10 @@ function imPreset(minChars: number, maxChars: number, limitSource: string): Chan
 // idleMs: one second without a delta means the model paused (a tool, a long think): send what
 // is held so the user is not left waiting.
 /**
- * The per-channel presets `channel(name)` composes. Plain data: read it, or spread
- * one into `channel(name, overrides)` to start from it.
+ * The per-channel presets `channel(name)` composes. Plain data: read it, or take fields from
+ * one as `channel(name, overrides)`. Pick the fields you want rather than spreading a whole
+ * preset: `maxMessageChars` and `limitSource` are not overrides, and `channel()` rejects an
+ * unknown key.
  *
  * | name | minChars | maxChars | idleMs | reasoning | one message at most |
  * |---|---|---|---|---|---|
@@ -64,7 +66,9 @@ function imPreset(minChars: number, maxChars: number, limitSource: string): Chan
  * @example
  * ```ts
  * channelPresets.telegram.maxChars; // 4096
- * channel('discord', { ...channelPresets.slack, reasoning: 'keep' });
+ * // discord with slack's block sizes, reasoning kept
+ * const { minChars, maxChars, idleMs, mode } = channelPresets.slack;
+ * channel('discord', { minChars, maxChars, idleMs, mode, reasoning: 'keep' });
  * ```
  */
 export const channelPresets: Readonly<Record<ChannelName, ChannelPreset>> = Object.freeze({
