@@ -20,10 +20,25 @@ export interface BundleSize {
   inputs: string[];
 }
 
+/** Where {@link measureBundle} bundles from. */
+export interface BundleEntry {
+  /** The entry's code. @defaultValue {@link SIZE_ENTRY} */
+  contents?: string;
+  /** The folder its imports resolve from. @defaultValue the project root */
+  resolveDir?: string;
+  /** Extra node_modules folders, for an entry outside the project (a built package). */
+  nodePaths?: string[];
+}
+
 /** Builds the entry in memory and measures it. */
-export async function measureBundle(root = join(__dirname, '..')): Promise<BundleSize> {
+export async function measureBundle({
+  contents = SIZE_ENTRY,
+  resolveDir = join(__dirname, '..'),
+  nodePaths,
+}: BundleEntry = {}): Promise<BundleSize> {
   const result = await build({
-    stdin: { contents: SIZE_ENTRY, resolveDir: root, loader: 'ts', sourcefile: 'size-entry.ts' },
+    stdin: { contents, resolveDir, loader: 'ts', sourcefile: 'size-entry.ts' },
+    ...(nodePaths ? { nodePaths } : {}),
     bundle: true,
     minify: true,
     format: 'esm',

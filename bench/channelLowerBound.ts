@@ -6,7 +6,8 @@
 // It is NOT llm-rx's behaviour (the script checks it gives the same text on this body only):
 // it is a yardstick for the `channel ≤ 1.2× streamEvents` target. Not part of `npm run bench`.
 //   node --expose-gc --import tsx bench/channelLowerBound.ts
-// MB (default 5), RUNS (default 30); GC=1 forces a full GC before every run, as `npm run bench`.
+// MB (default 5), RUNS (default 30). With --expose-gc a full GC runs before every run, as in
+// `npm run bench`; without it, none.
 
 import { asyncScheduler, Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { createIncrementalChunker } from '../src/chunking/blockChunker';
@@ -16,8 +17,8 @@ import type { StreamEvent } from '../src/events';
 import { streamEvents } from '../src/streamEvents';
 import { createSilentTokenMatcher } from '../src/text/silentTokens';
 import { createThinkTagScanner } from '../src/text/thinkTags';
-import { textOf } from './contenders';
-import { median } from './measure';
+import { llmRxStreamEvents, llmRxWithChannel, textOf } from './contenders';
+import { formatTable, measureRounds } from './measure';
 import { buildChatBody, streamOfSlices } from './openaiChatBody';
 
 const PIECES = 256;
@@ -79,38 +80,26 @@ const lowerBound: OperatorFunction<StreamEvent, StreamEvent> = (source) =>
 async function main(): Promise<void> {
   const body = buildChatBody(Number(process.env.MB ?? 5) * 1024 * 1024);
   const events = () => streamEvents(streamOfSlices(body.slices), { provider: 'openai-chat' });
-  const rows: Record<string, () => Promise<string>> = {
-    streamEvents: () => textOf(events()),
-    "channel('telegram')": () => textOf(events().pipe(channel('telegram'))),
-    'lower bound': () => textOf(events().pipe(lowerBound)),
-  };
-  if ((await rows["channel('telegram')"]()) !== (await rows['lower bound']())) {
+  if (
+    (await textOf(events().pipe(channel('telegram')))) !== (await textOf(events().pipe(lowerBound)))
+  ) {
     throw new Error('The lower bound does not give the text channel() gives on this body.');
   }
-  const forceGc = process.env.GC === '1' && typeof globalThis.gc === 'function';
-  const names = Object.keys(rows);
-  const times: Record<string, number[]> = {};
+  // streamEvents is the first row, so "× floor" below reads "× streamEvents".
   const runs = Number(process.env.RUNS ?? 30);
-  for (let round = 0; round < runs + 3; round++) {
-    for (let offset = 0; offset < names.length; offset++) {
-      const name = names[(round + offset) % names.length];
-      if (forceGc) globalThis.gc!();
-      const started = process.cpuUsage();
-      await rows[name]();
-      const used = process.cpuUsage(started);
-      if (round >= 3) (times[name] ??= []).push((used.user + used.system) / 1000);
-    }
-  }
-  const base = median(times.streamEvents);
-  console.log(
-    `${body.stats.events} events, median CPU ms of ${runs} rounds${forceGc ? ', GC forced' : ''}`,
+  const rows = await measureRounds(
+    [
+      llmRxStreamEvents(streamEvents),
+      llmRxWithChannel(streamEvents, "channel('telegram')", channel('telegram')),
+      llmRxWithChannel(streamEvents, 'lower bound', lowerBound),
+    ],
+    () => streamOfSlices(body.slices),
+    body.text,
+    { warmup: 3, runs },
   );
-  for (const name of names) {
-    const ms = median(times[name]);
-    console.log(
-      `${name.padEnd(22)} ${ms.toFixed(1).padStart(7)} ms  ${(ms / base).toFixed(3)}× streamEvents`,
-    );
-  }
+  console.log(
+    formatTable(rows, body.stats.events, body.stats.bytes).replace('× floor', '× streamEvents'),
+  );
 }
 
 main().catch((error) => {

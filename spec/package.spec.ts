@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { measureBundle } from '../bench/bundleSize';
 
 // What the package's build writes into dist/ (without the .d.ts files, which take most of the
 // build time and carry no source map): the layout package.json points at, no source map, and an
@@ -80,35 +79,19 @@ describe('the build (tsup.config.ts)', () => {
   it('ESM: a page importing { streamEvents, channel } gets no renderer, markdown-it or delivery', async () => {
     // As installed: the package's "sideEffects": false is what lets a bundler drop a module.
     writeFileSync(join(outDir, 'package.json'), JSON.stringify({ sideEffects: false }));
-    const result = await build({
-      stdin: {
-        contents: "export { streamEvents, channel } from './esm/index.mjs';",
-        resolveDir: outDir,
-        loader: 'js',
-      },
+    const size = await measureBundle({
+      contents: "export { streamEvents, channel } from './esm/index.mjs';",
+      resolveDir: outDir,
       nodePaths: [join(root, 'node_modules')],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
     });
-    const inOutput = Object.values(result.metafile.outputs).flatMap((output) =>
-      Object.entries(output.inputs)
-        .filter(([, input]) => input.bytesInOutput > 0)
-        .map(([path]) => path),
-    );
     expect(
-      inOutput.filter((path) =>
+      size.inputs.filter((path) =>
         /markdown-it|linkify-it|string-width|\/zod\/v4\/classic\/|esm\/(render|delivery)\//.test(
           path,
         ),
       ),
     ).toEqual([]);
     // The same bound as the bundle of src/ (bundleSize.spec.ts).
-    expect(gzipSync(result.outputFiles[0].contents).byteLength).toBeLessThanOrEqual(40 * 1024);
+    expect(size.gzip).toBeLessThanOrEqual(40 * 1024);
   });
 });
