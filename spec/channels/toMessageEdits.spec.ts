@@ -134,7 +134,12 @@ describe('toMessageEdits({ render })', () => {
   it('a block too long for one message goes out in the pieces renderMarkdown cuts', () => {
     const words = Array.from({ length: 24 }, (_, index) => `w${index}`).join(' ');
     expect(plan(['Intro.', `**${words}**`, 'Next.'], 64, 'telegram-html')).toEqual([
-      { op: 'send', message: 0, text: 'Intro.', rendered: { text: 'Intro.', parseMode: 'HTML' } },
+      {
+        op: 'send',
+        message: 0,
+        text: 'Intro.',
+        rendered: { text: 'Intro.', parseMode: 'HTML', format: 'telegram-html', plain: 'Intro.' },
+      },
       {
         op: 'send',
         message: 1,
@@ -142,22 +147,34 @@ describe('toMessageEdits({ render })', () => {
         rendered: {
           text: '<b>w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16 w17</b>',
           parseMode: 'HTML',
+          format: 'telegram-html',
+          plain: 'w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16 w17',
         },
       },
       {
         op: 'send',
         message: 2,
         text: 'w18 w19 w20 w21 w22 w23',
-        rendered: { text: '<b>w18 w19 w20 w21 w22 w23</b>', parseMode: 'HTML' },
+        rendered: {
+          text: '<b>w18 w19 w20 w21 w22 w23</b>',
+          parseMode: 'HTML',
+          format: 'telegram-html',
+          plain: 'w18 w19 w20 w21 w22 w23',
+        },
       },
       // A piece is never edited: the next block starts a message of its own.
-      { op: 'send', message: 3, text: 'Next.', rendered: { text: 'Next.', parseMode: 'HTML' } },
+      {
+        op: 'send',
+        message: 3,
+        text: 'Next.',
+        rendered: { text: 'Next.', parseMode: 'HTML', format: 'telegram-html', plain: 'Next.' },
+      },
     ]);
   });
 
   it('a block with nothing visible changes nothing', () => {
     expect(plan(['  \n', 'a'], 100, 'plain')).toEqual([
-      { op: 'send', message: 0, text: 'a', rendered: { text: 'a' } },
+      { op: 'send', message: 0, text: 'a', rendered: { text: 'a', format: 'plain', plain: 'a' } },
     ]);
   });
 

@@ -134,7 +134,12 @@ describe('deliver with real Promises', () => {
     const api = await startFakeBotApi({ token: 'good', minIntervalMs: 0 });
     try {
       const transport = telegramTransport({ token: 'good', chatId: 5, apiBase: api.apiBase });
-      const broken = { text: 'Hi', entities: [{ type: 'bold' as const, offset: 1, length: 5 }] };
+      const broken = {
+        text: 'Hi',
+        entities: [{ type: 'bold' as const, offset: 1, length: 5 }],
+        format: 'telegram' as const,
+        plain: 'Hi',
+      };
       const reports = await reportsOf(
         of({ ...send(0, '**Hi**'), rendered: broken }).pipe(
           deliver(transport, { minIntervalMs: 0 }),

@@ -26,7 +26,12 @@ describe('slackTransport against a fake Slack Web API', () => {
   it('posts mrkdwn, then updates it; the reference is the ts', async () => {
     const slack = transport();
     const ts = await slack.send(
-      { op: 'send', message: 0, text: '**Hi**', rendered: { text: '*Hi*' } },
+      {
+        op: 'send',
+        message: 0,
+        text: '**Hi**',
+        rendered: { text: '*Hi*', format: 'slack', plain: 'Hi' },
+      },
       transportCall(),
     );
     await slack.edit(ts, { op: 'edit', message: 0, text: '**Hi** all' }, transportCall());

@@ -25,7 +25,12 @@ describe('telegramTransport against a fake Bot API', () => {
   it('sends with entities, then edits; the reference is the message_id', async () => {
     const bot = transport();
     const id = await bot.send(
-      { op: 'send', message: 0, text: '**Hello**', rendered: { text: 'Hello', entities: [bold] } },
+      {
+        op: 'send',
+        message: 0,
+        text: '**Hello**',
+        rendered: { text: 'Hello', entities: [bold], format: 'telegram', plain: 'Hello' },
+      },
       transportCall(),
     );
     await bot.edit(
@@ -34,7 +39,12 @@ describe('telegramTransport against a fake Bot API', () => {
         op: 'edit',
         message: 0,
         text: '**Hello** world',
-        rendered: { text: 'Hello world', entities: [bold] },
+        rendered: {
+          text: 'Hello world',
+          entities: [bold],
+          format: 'telegram',
+          plain: 'Hello world',
+        },
       },
       transportCall(),
     );
@@ -58,7 +68,12 @@ describe('telegramTransport against a fake Bot API', () => {
         op: 'send',
         message: 0,
         text: '*a* & b',
-        rendered: { text: '<b>a</b> &amp; b', parseMode: 'HTML' },
+        rendered: {
+          text: '<b>a</b> &amp; b',
+          parseMode: 'HTML',
+          format: 'telegram-html',
+          plain: 'a & b',
+        },
       },
       transportCall(),
     );
@@ -87,7 +102,12 @@ describe('telegramTransport against a fake Bot API', () => {
 
   it('retries a message whose entities were rejected once as plain text, and says so', async () => {
     const bot = transport();
-    const broken = { text: 'Hi', entities: [{ type: 'bold' as const, offset: 0, length: 9 }] };
+    const broken = {
+      text: 'Hi',
+      entities: [{ type: 'bold' as const, offset: 0, length: 9 }],
+      format: 'telegram' as const,
+      plain: 'Hi',
+    };
     const edit = { op: 'send' as const, message: 3, text: '**Hi**', rendered: broken };
     const error = await rejectionOf(bot.send(edit, transportCall()));
     expect(error.message).toBe(
@@ -100,14 +120,25 @@ describe('telegramTransport against a fake Bot API', () => {
     // The message stays plain: a later edit carries no entities either.
     await bot.edit(
       id,
-      { ...edit, op: 'edit', rendered: { ...broken, text: 'Hi there' } },
+      { ...edit, op: 'edit', rendered: { ...broken, text: 'Hi there', plain: 'Hi there' } },
       transportCall(),
     );
     expect(api.chats.get('42')).toEqual([{ id, text: 'Hi there', history: ['Hi', 'Hi there'] }]);
     // A later reply's message 3 (a first send attempt) starts formatted again.
-    const fine = { text: 'Yo', entities: [{ type: 'bold' as const, offset: 0, length: 2 }] };
+    const fine = {
+      text: 'Yo',
+      entities: [{ type: 'bold' as const, offset: 0, length: 2 }],
+      format: 'telegram' as const,
+      plain: 'Yo',
+    };
     await bot.send({ ...edit, rendered: fine }, transportCall());
-    expect(api.chats.get('42')![1]).toEqual({ id: 2, ...fine, history: ['Yo'] });
+    expect(api.chats.get('42')![1]).toEqual({
+      id: 2,
+      text: 'Yo',
+      entities: fine.entities,
+      parseMode: undefined,
+      history: ['Yo'],
+    });
   });
 
   it('falls back from malformed HTML to its visible text', async () => {
@@ -116,7 +147,12 @@ describe('telegramTransport against a fake Bot API', () => {
       op: 'send' as const,
       message: 0,
       text: 'x',
-      rendered: { text: '<b>a &lt; b', parseMode: 'HTML' as const },
+      rendered: {
+        text: '<b>a &lt; b',
+        parseMode: 'HTML' as const,
+        format: 'telegram-html' as const,
+        plain: 'a < b',
+      },
     };
     await rejectionOf(bot.send(edit, transportCall()));
     await bot.send(edit, transportCall(2));
@@ -129,7 +165,12 @@ describe('telegramTransport against a fake Bot API', () => {
       op: 'send' as const,
       message: 0,
       text: 'x',
-      rendered: { text: 'x', entities: [{ type: 'bold' as const, offset: 5, length: 1 }] },
+      rendered: {
+        text: 'x',
+        entities: [{ type: 'bold' as const, offset: 5, length: 1 }],
+        format: 'telegram' as const,
+        plain: 'x',
+      },
     };
     await rejectionOf(bot.send(edit, transportCall()));
     const second = await bot.send(edit, transportCall(2));
@@ -140,7 +181,12 @@ describe('telegramTransport against a fake Bot API', () => {
   it('refuses a rendering for the other format, permanently', async () => {
     const error = await rejectionOf(
       transport('telegram').send(
-        { op: 'send', message: 0, text: 'x', rendered: { text: '<b>x</b>', parseMode: 'HTML' } },
+        {
+          op: 'send',
+          message: 0,
+          text: 'x',
+          rendered: { text: '<b>x</b>', parseMode: 'HTML', format: 'telegram-html', plain: 'x' },
+        },
         transportCall(),
       ),
     );

@@ -3,12 +3,35 @@ import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../../src/render/types';
 import { renderingProblems } from './renderChecks';
 
-/** The texts of the messages (and, for Telegram, the entities) in one value to compare. */
+/**
+ * The messages as the app gets them (text, entities or parse mode), after checking that each
+ * names the format it was rendered in and carries its visible text.
+ */
 const render = (markdown: string, format: RenderFormat, maxLength?: number) =>
-  renderMarkdown(markdown, format, maxLength === undefined ? undefined : { maxLength });
-const texts = (messages: RenderedMessage[]) => messages.map((message) => message.text);
+  renderMarkdown(markdown, format, maxLength === undefined ? undefined : { maxLength }).map(
+    ({ format: named, plain, ...message }) => {
+      expect(named).toBe(format);
+      expect(typeof plain).toBe('string');
+      return message;
+    },
+  );
+const texts = (messages: Array<Pick<RenderedMessage, 'text'>>) =>
+  messages.map((message) => message.text);
 
 describe('renderMarkdown: small documents, exactly', () => {
+  it('every message says its format and its visible text (what a fallback sends)', () => {
+    const markdown = 'A **b** & <c> [d](https://e.org/(f))';
+    expect(
+      renderMarkdown(markdown, 'telegram-html').map(({ format, plain }) => [format, plain]),
+    ).toEqual([['telegram-html', 'A b & <c> d']]);
+    expect(renderMarkdown(markdown, 'slack').map(({ format, plain }) => [format, plain])).toEqual([
+      ['slack', 'A b & <c> d'],
+    ]);
+    expect(
+      renderMarkdown(markdown, 'telegram').map(({ format, plain }) => [format, plain]),
+    ).toEqual([['telegram', 'A b & <c> d']]);
+  });
+
   const emphasis = 'Some **bold _nested_ text** and ~~gone~~.';
   it('bold, nested emphasis, strikethrough', () => {
     expect(render(emphasis, 'telegram')).toEqual([

@@ -3,7 +3,6 @@ import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
 import { DeliveryError } from './deliveryError';
 import { postJson, scrub, type HttpAnswer } from './httpCall';
-import { plainTextOf } from './plainText';
 import type { DeliveryTransport, TransportCall } from './types';
 
 /** Options of {@link telegramTransport}. */
@@ -145,7 +144,7 @@ function formattedContent(edit: MessageEdit, format: 'telegram' | 'telegram-html
 }
 
 function plainContent(edit: MessageEdit): Content {
-  return { text: edit.rendered ? plainTextOf(edit.rendered) : edit.text };
+  return { text: edit.rendered ? edit.rendered.plain : edit.text };
 }
 
 /**

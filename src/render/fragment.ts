@@ -15,7 +15,7 @@ export interface Fragment {
 /** How one format renders a block, and turns a message's fragment into a RenderedMessage. */
 export interface FormatWriter {
   block(block: Block): Fragment;
-  message(fragment: Fragment): RenderedMessage;
+  message(fragment: Fragment): Omit<RenderedMessage, 'format' | 'plain'>;
 }
 
 /** `first`, then `gap`, then `second`, as one fragment (the gap is visible text: it counts). */

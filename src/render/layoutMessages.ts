@@ -4,7 +4,7 @@
 
 import { blockText, insideSurrogatePair, sliceBlock, withoutMarks, type Block } from './blocks';
 import { joinFragments, type FormatWriter, type Fragment } from './fragment';
-import type { RenderedMessage } from './types';
+import type { RenderFormat, RenderedMessage } from './types';
 
 /** One message: as the app gets it, and its visible text (what `plain` would show). */
 export interface LaidOutMessage {
@@ -22,6 +22,7 @@ const renderBlock = (writer: FormatWriter, block: Block): Fragment => ({
 export function layoutMessages(
   blocks: readonly Block[],
   writer: FormatWriter,
+  format: RenderFormat,
   limit: number,
 ): LaidOutMessage[] {
   const messages: Fragment[] = [];
@@ -38,10 +39,10 @@ export function layoutMessages(
     messages.push(...pieces);
   }
   if (current) messages.push(current);
-  return messages.map((fragment) => ({
-    rendered: writer.message(fragment),
-    plain: fragment.plain ?? '',
-  }));
+  return messages.map((fragment) => {
+    const plain = fragment.plain ?? '';
+    return { rendered: { ...writer.message(fragment), format, plain }, plain };
+  });
 }
 
 /** `block` in pieces that each render within `limit`. */

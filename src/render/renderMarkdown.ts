@@ -96,5 +96,5 @@ export function renderMessages(
     );
   }
   const blocks = parseBlocks(toWellFormed(markdown));
-  return layoutMessages(blocks, chosen.writer, settings.maxLength ?? chosen.maxLength);
+  return layoutMessages(blocks, chosen.writer, format, settings.maxLength ?? chosen.maxLength);
 }

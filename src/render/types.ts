@@ -24,6 +24,13 @@ export interface TelegramEntity {
 /** One message ready to send: its text, and the entities or parse mode that format it. */
 export interface RenderedMessage {
   text: string;
+  /** The format it was rendered in: a transport sends it as is only in its own format. */
+  format: RenderFormat;
+  /**
+   * Its visible text, formatting removed: what a plain-text fallback sends and what a length
+   * is counted on (transports read it, never re-derive it from `text`).
+   */
+  plain: string;
   /** Telegram (`format: 'telegram'`): the entities to send beside `text`. */
   entities?: TelegramEntity[];
   /** Telegram HTML (`format: 'telegram-html'`): `'HTML'`. */
