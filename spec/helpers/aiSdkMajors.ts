@@ -21,6 +21,10 @@ export interface AISdkMajor {
   readUIMessageStream: typeof ai6.readUIMessageStream;
   /** The major's `uiMessageChunkSchema`. */
   uiMessageChunkSchema: typeof ai6.uiMessageChunkSchema;
+  /** The major's `parseJsonEventStream` (how DefaultChatTransport reads a response body). */
+  parseJsonEventStream: typeof ai6.parseJsonEventStream;
+  /** The parts of the same run as the AI SDK's own UI message stream (`toUIMessageStream`). */
+  ownUIMessageStream(steps: unknown[][], options?: RunOptions): ReadableStream<unknown>;
 }
 
 /** What a run may add to the prompt. */
@@ -52,67 +56,76 @@ function streamOf(chunks: unknown[], hold: boolean, signal?: AbortSignal): Reada
 export const aiSdkMajors: AISdkMajor[] = [
   {
     name: 'ai 6',
-    run(steps, options = {}) {
-      let call = 0;
-      const model = new ai6Test.MockLanguageModelV3({
-        doStream: async ({ abortSignal }) => {
-          if (options.doStreamError) throw options.doStreamError;
-          return { stream: streamOf(steps[call++], options.hold ?? false, abortSignal) as never };
-        },
-      });
-      const weather = options.weather;
-      const result = ai6.streamText({
-        model,
-        prompt: 'Hi',
-        abortSignal: options.abortSignal,
-        maxRetries: 0,
-        onError: () => undefined,
-        ...(weather === 'declared'
-          ? { tools: { weather: ai6.tool({ inputSchema: weatherInput }) } }
-          : weather
-            ? {
-                tools: { weather: ai6.tool({ inputSchema: weatherInput, execute: weather }) },
-                stopWhen: ai6.stepCountIs(3),
-              }
-            : {}),
-      });
-      return result.fullStream;
-    },
+    run: (steps, options) => ai6Result(steps, options).fullStream,
+    ownUIMessageStream: (steps, options) => ai6Result(steps, options).toUIMessageStream(),
     readUIMessageStream: ai6.readUIMessageStream,
     uiMessageChunkSchema: ai6.uiMessageChunkSchema,
+    parseJsonEventStream: ai6.parseJsonEventStream,
   },
   {
     name: 'ai 7',
-    run(steps, options = {}) {
-      let call = 0;
-      const model = new ai7Test.MockLanguageModelV4({
-        doStream: async ({ abortSignal }) => {
-          if (options.doStreamError) throw options.doStreamError;
-          return { stream: streamOf(steps[call++], options.hold ?? false, abortSignal) as never };
-        },
-      });
-      const weather = options.weather;
-      const result = ai7.streamText({
-        model,
-        prompt: 'Hi',
-        abortSignal: options.abortSignal,
-        maxRetries: 0,
-        onError: () => undefined,
-        ...(weather === 'declared'
-          ? { tools: { weather: ai7.tool({ inputSchema: weatherInput }) } }
-          : weather
-            ? {
-                tools: { weather: ai7.tool({ inputSchema: weatherInput, execute: weather }) },
-                stopWhen: ai7.stepCountIs(3),
-              }
-            : {}),
-      });
-      return result.stream;
-    },
+    run: (steps, options) => ai7Result(steps, options).stream,
+    ownUIMessageStream: (steps, options) =>
+      ai7.toUIMessageStream({ stream: ai7Result(steps, options).stream }),
     readUIMessageStream: ai7.readUIMessageStream as unknown as typeof ai6.readUIMessageStream,
     uiMessageChunkSchema: ai7.uiMessageChunkSchema as unknown as typeof ai6.uiMessageChunkSchema,
+    parseJsonEventStream: ai7.parseJsonEventStream as unknown as typeof ai6.parseJsonEventStream,
   },
 ];
+
+function ai6Result(steps: unknown[][], options: RunOptions = {}) {
+  let call = 0;
+  const model = new ai6Test.MockLanguageModelV3({
+    doStream: async ({ abortSignal }) => {
+      if (options.doStreamError) throw options.doStreamError;
+      return { stream: streamOf(steps[call++], options.hold ?? false, abortSignal) as never };
+    },
+  });
+  const weather = options.weather;
+  const result = ai6.streamText({
+    model,
+    prompt: 'Hi',
+    abortSignal: options.abortSignal,
+    maxRetries: 0,
+    onError: () => undefined,
+    ...(weather === 'declared'
+      ? { tools: { weather: ai6.tool({ inputSchema: weatherInput }) } }
+      : weather
+        ? {
+            tools: { weather: ai6.tool({ inputSchema: weatherInput, execute: weather }) },
+            stopWhen: ai6.stepCountIs(3),
+          }
+        : {}),
+  });
+  return result;
+}
+
+function ai7Result(steps: unknown[][], options: RunOptions = {}) {
+  let call = 0;
+  const model = new ai7Test.MockLanguageModelV4({
+    doStream: async ({ abortSignal }) => {
+      if (options.doStreamError) throw options.doStreamError;
+      return { stream: streamOf(steps[call++], options.hold ?? false, abortSignal) as never };
+    },
+  });
+  const weather = options.weather;
+  const result = ai7.streamText({
+    model,
+    prompt: 'Hi',
+    abortSignal: options.abortSignal,
+    maxRetries: 0,
+    onError: () => undefined,
+    ...(weather === 'declared'
+      ? { tools: { weather: ai7.tool({ inputSchema: weatherInput }) } }
+      : weather
+        ? {
+            tools: { weather: ai7.tool({ inputSchema: weatherInput, execute: weather }) },
+            stopWhen: ai7.stepCountIs(3),
+          }
+        : {}),
+  });
+  return result;
+}
 
 /** The language model protocol's `finish` chunk (both majors' models speak it). */
 export function finishChunk(
