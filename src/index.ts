@@ -122,6 +122,10 @@ export { parseLastEventId } from './relay/lastEventId';
 export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
+// Relay: the resumable reader of llm-rx's wire (browsers and Node), reconnecting with Last-Event-ID
+export { resumableEvents } from './relay/resumableEvents';
+export type { ResumableEventsOptions, ResumableRequest } from './relay/resumableEvents';
+
 // Relay: the AI SDK UI message stream, for useChat
 export {
   toUIMessageChunks,
