@@ -76,8 +76,9 @@ export function resumeWire(
       failuresInRow++;
       if (failuresInRow >= maxAttempts) return end(failure);
       const delayMs = delayBeforeRetry(failuresInRow);
-      subscriber.next(reconnectWarning(failuresInRow, maxAttempts, delayMs, lastEventId, failure));
+      // The timer first: whoever reads the warning may stop the reader, which cancels it.
       backoffTimer = scheduler.schedule(connectNext, delayMs);
+      subscriber.next(reconnectWarning(failuresInRow, maxAttempts, delayMs, lastEventId, failure));
     };
 
     const onWireEvent = ({ event, id }: WireEvent) => {
