@@ -116,10 +116,19 @@ export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStre
 export { memoryEventLog } from './relay/memoryEventLog';
 export type { MemoryEventLogOptions } from './relay/memoryEventLog';
 export { recordTo } from './relay/recordTo';
+export type { RecordToOptions } from './relay/recordTo';
 export { followLog } from './relay/followLog';
 export type { FollowLogOptions } from './relay/followLog';
 export { parseLastEventId } from './relay/lastEventId';
-export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
+export type {
+  ClaimOptions,
+  EventLog,
+  EventLogWriter,
+  LoggedEvent,
+  StreamStatus,
+} from './relay/eventLog';
+export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
+export type { NodeResponseLike } from './relay/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
 // Relay: the resumable reader of llm-rx's wire (browsers and Node), reconnecting with Last-Event-ID
@@ -158,6 +167,7 @@ export type {
   DeliveryTransport,
   DeliveryWarning,
   EditedReport,
+  FinishedReport,
   RetryingReport,
   SentReport,
   SupersededReport,
