@@ -3,15 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import type { Subscription } from 'rxjs';
-import {
-  followLog,
-  memoryEventLog,
-  recordTo,
-  streamEvents,
-  toUIMessageStreamResponse,
-} from '../../../src/index';
+import { memoryEventLog, pipeToNodeResponse } from '../../../src/index';
 import { loadBundledCaptures } from '../../web/server/captures';
+import { chatRoutes } from '../../web/server/chatRoutes';
 import { createGate, pacedBody, type Gate } from './answers';
 
 /** The answers, in turn: the n-th question of a chat gets `ANSWERS[(n - 1) % length]`. */
@@ -75,10 +69,11 @@ async function buildPage(): Promise<{ js: string; css: string }> {
  * The useChat example's server, on 127.0.0.1. A chat (the id `useChat` sends) has one response
  * per question, each recorded into the event log under its own id; the resume route serves
  * the chat's latest response from its start, as `useChat({ resume: true })` expects.
- * - `POST /api/chat`: plays the next answer (a bundled capture, paced) through
- *   `streamEvents → recordTo(log, responseId)` and answers with `followLog(responseId)` as a
- *   UI message stream;
- * - `GET /api/chat/<chatId>/stream`: the latest response of the chat, or 204 when it has none;
+ * - `POST /api/chat`: the README's `chatRoutes` POST, the model being the next bundled capture
+ *   (paced): `streamEvents → recordTo(log, responseId, { chatId })`, answered with
+ *   `followLog(responseId)` as a UI message stream;
+ * - `GET /api/chat/<chatId>/stream`: `chatRoutes`' resume: `log.latest(chatId)` from its
+ *   start, or 204 when the chat has none;
  * - `GET /api/chat/<chatId>/messages`: the messages the page last sent (what a real app would
  *   load from its database), so that a reload shows the chat again.
  */
@@ -88,36 +83,32 @@ export async function startUseChatServer(
   const captures = loadBundledCaptures();
   const page = await buildPage();
   const log = memoryEventLog();
-  const recordings = new Set<Subscription>();
   const messagesOfChat = new Map<string, unknown[]>();
-  const latestOfChat = new Map<string, string>();
+  const answers = new Set<ReadableStream<Uint8Array>>();
   let nextGate: Gate | undefined;
 
-  const answer = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.parse(await textOf(req)) as { id: string; messages: Array<{ role: string }> };
-    messagesOfChat.set(body.id, body.messages);
-    const turn = body.messages.filter((message) => message.role === 'user').length;
-    const { capture, provider } = captures.get(ANSWERS[(turn - 1) % ANSWERS.length])!;
-    const responseId = `${body.id}-answer-${turn}`;
+  // The README's useChat routes (examples/web/server/chatRoutes.ts), with a model that plays
+  // the bundled captures: each response recorded under its own id, the chat's latest resumed.
+  const routes = chatRoutes(log, async (messages) => {
+    const turn = (messages as Array<{ role: string }>).filter((m) => m.role === 'user').length;
+    const { capture } = captures.get(ANSWERS[(turn - 1) % ANSWERS.length])!;
     const gate = nextGate;
     nextGate = undefined;
-    // Recorded on its own: no client connection owns the answer (a reload or Stop leaves it).
-    const recording = streamEvents(pacedBody(capture, options.gapMs ?? 20, gate), { provider })
-      .pipe(recordTo(log, responseId))
-      .subscribe({ complete: () => recordings.delete(recording) });
-    if (!recording.closed) recordings.add(recording);
-    latestOfChat.set(body.id, responseId);
-    await send(
-      toUIMessageStreamResponse(followLog(log, responseId), { messageId: responseId }),
-      res,
-    );
+    const body = pacedBody(capture, options.gapMs ?? 20, gate);
+    answers.add(body);
+    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  });
+
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
+    const text = await textOf(req);
+    const { id, messages } = JSON.parse(text) as { id: string; messages: unknown[] };
+    messagesOfChat.set(id, messages);
+    const request = new Request('http://127.0.0.1/api/chat', { method: 'POST', body: text });
+    await pipeToNodeResponse(await routes.POST(request), res);
   };
 
-  const resume = async (chatId: string, res: ServerResponse) => {
-    const latest = latestOfChat.get(chatId);
-    if (latest === undefined) return void res.writeHead(204).end();
-    await send(toUIMessageStreamResponse(followLog(log, latest), { messageId: latest }), res);
-  };
+  const resume = async (chatId: string, res: ServerResponse) =>
+    pipeToNodeResponse(await routes.resume(chatId), res);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -149,25 +140,12 @@ export async function startUseChatServer(
       return nextGate;
     },
     async close() {
-      for (const recording of recordings) recording.unsubscribe();
+      for (const body of answers) void body.cancel().catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await log.close();
     },
   };
-}
-
-/** Writes a fetch `Response` to a Node response; the client going away cancels the body. */
-async function send(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  const reader = response.body!.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done || res.destroyed) break;
-    res.write(value);
-  }
-  res.end();
 }
 
 function plain(res: ServerResponse, type: string, body: string): void {
