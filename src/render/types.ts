@@ -1,5 +1,6 @@
 /** The chat formats `renderMarkdown` writes. */
-export type RenderFormat = 'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain';
+export type RenderFormat =
+  'telegram' | 'telegram-html' | 'telegram-rich' | 'slack' | 'discord' | 'plain';
 
 /** One Telegram Bot API `MessageEntity`; offsets and lengths in UTF-16 code units. */
 export interface TelegramEntity {
