@@ -180,8 +180,11 @@ describe('deliver with real Promises', () => {
             },
           ],
         },
+        // The message already shows its final text: the finish makes no call.
+        { type: 'finished', message: 0, text: '**Hi**', attempts: 1 },
       ]);
       expect(api.chats.get('5')!.map((m) => [m.text, m.entities])).toEqual([['Hi', undefined]]);
+      expect(api.counts.requests).toBe(2);
     } finally {
       await api.close();
     }

@@ -222,11 +222,13 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
   const show = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
     const state = stateOf(ref);
     const pieces = piecesOf(edit, format, state.level);
-    warnIfLowered(state, pieces, call);
+    let calls = 0;
     for (const [index, piece] of pieces.entries()) {
       const key = JSON.stringify(piece);
       const messageId = ref.messageIds[index];
       if (messageId !== undefined && state.shown[index] === key) continue;
+      // Said on every call that sends the lowered content, not on a finish that sends nothing.
+      if (calls++ === 0) warnIfLowered(state, pieces, call);
       const fields = 'rich' in piece ? { rich_message: piece.rich } : piece;
       const outcome =
         messageId !== undefined
