@@ -52,6 +52,8 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   forcedRetryAfterSeconds?: number;
   /** How long a draft shows without a new write (Telegram: about 30 s). @defaultValue 30000 */
   draftExpiryMs?: number;
+  /** false: a Bot API server older than 10.1 (sendRichMessage* answer 404). @defaultValue true */
+  richMessages?: boolean;
 }
 
 const NOT_MODIFIED =
@@ -200,7 +202,8 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(path);
     if (!match || match[1] !== token) return error(401, 'Unauthorized');
     const method = match[2];
-    if (!METHODS.has(method)) return error(404, 'Not Found');
+    const known = METHODS.has(method) && !(options.richMessages === false && /Rich/.test(method));
+    if (!known) return error(404, 'Not Found');
     const forced = fault?.(n, method);
     if (forced === 'server-error') return error(500, 'Internal Server Error');
     const chat = String(body.chat_id ?? '');
