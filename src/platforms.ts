@@ -41,35 +41,31 @@ export const platformLimits: Readonly<Record<PlatformName, PlatformLimit>> = Obj
   telegram: {
     maxMessageChars: 4096,
     source:
-      'Telegram Bot API sendMessage / editMessageText / sendMessageDraft: text is 1-4096 characters after entity parsing.',
+      'Bot API sendMessage, editMessageText, sendMessageDraft: 1-4096 characters after entities.',
   },
   'telegram-rich': {
     maxMessageChars: 32768,
-    source:
-      'Telegram Bot API sendRichMessage (Bot API 10.1): at most 32,768 characters of text, else 400 RICH_MESSAGE_TEXT_TOO_LONG.',
+    source: 'Bot API sendRichMessage: 32,768 characters.',
   },
   slack: {
     maxMessageChars: 4000,
     maxStreamChars: 12000,
-    source:
-      'Slack chat.postMessage: keep `text` under 4,000 characters (longer is truncated at 40,000); a chat.startStream message holds 12,000.',
+    source: 'chat.postMessage: under 4,000 characters; a stream: 12,000.',
   },
   discord: {
     maxMessageChars: 2000,
-    source: 'Discord API Create Message: content is at most 2000 characters.',
+    source: 'Create Message: 2000 characters.',
   },
   signal: {
     maxMessageChars: 2000,
-    source:
-      'Signal clients send a body over 2,000 characters as a long-text attachment, not inline.',
+    source: 'Over 2,000 characters becomes a long-text attachment.',
   },
   msteams: {
     maxMessageChars: 28000,
-    source: 'Microsoft Teams caps a message at about 28 KB of text and HTML.',
+    source: 'Teams: about 28 KB per message.',
   },
   sms: {
     maxMessageChars: 160,
-    source:
-      'GSM 03.38: one SMS segment holds 160 GSM-7 characters (153 when concatenated, 70 in UCS-2).',
+    source: 'One GSM-7 segment: 160 characters.',
   },
 } satisfies Record<PlatformName, PlatformLimit>);

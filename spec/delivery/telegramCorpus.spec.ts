@@ -105,14 +105,15 @@ describeCorpus(
       const index = planned.findIndex((edit, i) => planned[i + 1]?.message === edit.message);
       const { api, reports, held } = await deliverPlanned(
         planned,
-        { draftRefreshMs: 40 },
-        { draftExpiryMs: 120 },
-        { index, ms: 400 },
+        // Scaled: a refresh every 100 ms, an expiry of 600 ms (slack for a busy machine).
+        { draftRefreshMs: 100 },
+        { draftExpiryMs: 600 },
+        { index, ms: 1500 },
       );
       expect(failures(reports)).toEqual([]);
       expect(api.expiredDrafts).toEqual([]);
       // Every sent / edited report was a draft write of deliver's; the other writes are
-      // refreshes: a 400 ms pause over a 120 ms expiry needs at least 3 of them.
+      // refreshes: a 1500 ms pause over a 600 ms expiry needs at least 3 of them.
       const draftCalls = api.calls.filter((c) => c.method === 'sendMessageDraft').length;
       const delivered = reports.filter((r) => r.type === 'sent' || r.type === 'edited').length;
       expect(draftCalls - delivered).toBeGreaterThanOrEqual(3);
