@@ -24,6 +24,7 @@ export interface TelegramEntity {
 
 /** One message ready to send: its text, and the entities or parse mode that format it. */
 export interface RenderedMessage {
+  /** What the app gets: text (with entities), HTML, mrkdwn, or (`telegram-rich`) markdown. */
   text: string;
   /** The format it was rendered in: a transport sends it as is only in its own format. */
   format: RenderFormat;
