@@ -66,6 +66,9 @@ const SlackTransportOptions = z.object({
  */
 export const SLACK_LIMITS = { streamChars: 12000, postedChars: 4000 } as const;
 
+/** Finished messages whose state a transport keeps for texts arriving after their finish. */
+const KEPT_FINISHED = 64;
+
 /**
  * The Slack transport: a {@link DeliveryTransport} whose reference is the `ts` of the newest
  * Slack message holding a chat message's text (a new one when a stream was continued), with
@@ -138,9 +141,11 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     format: settings.format,
     disableStreams: () => (streams = false),
   };
-  // Each open message's state under the ts of every Slack message it spans (deliver may hand
-  // back an older ts when a call failed after a stream was continued); dropped at finish.
+  // Each message's state under the ts of every Slack message it spans (deliver may hand back an
+  // older ts when a call failed after a stream was continued). Finished messages stay (a text
+  // arriving after a finish updates them), the oldest dropped past KEPT_FINISHED.
   const open = new Map<string, SlackMessageState>();
+  const finished: SlackMessageState[] = [];
   // A send that failed after Slack created the message: its retry (the next call, for the same
   // message) continues that message instead of creating a second one.
   let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
@@ -163,7 +168,14 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     } finally {
       for (const part of state.parts) open.set(part.ts, state);
     }
-    if (final) for (const part of state.parts) open.delete(part.ts);
+    if (final && !finished.includes(state)) {
+      // Its streams are stopped: a later text updates them rather than opening a stream
+      // that no finish would stop.
+      state.mode = 'update';
+      finished.push(state);
+      for (const old of finished.splice(0, Math.max(0, finished.length - KEPT_FINISHED)))
+        for (const part of old.parts) open.delete(part.ts);
+    }
     return state.ts;
   };
 
