@@ -1,28 +1,51 @@
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, tap, toArray } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
+import { deliver } from '../../src/delivery/deliver';
 import { slackTransport, type SlackTransportOptions } from '../../src/delivery/slackTransport';
+import type { DeliveryReport } from '../../src/delivery/types';
 import { renderMarkdown } from '../../src/render/renderMarkdown';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus, type Capture } from '../helpers/corpus';
 import { seededRandom } from '../helpers/deliveryChecks';
-import { callInOrder, startFakeSlackApi } from '../helpers/fakeSlackApi';
+import { startFakeSlackApi } from '../helpers/fakeSlackApi';
 
 const token = 'xoxb-SECRET-capture-token';
 const channelId = 'C0CAPTURE';
 const threadTs = '1699999999.000042';
 const recipients = { recipientUserId: 'U0USER', recipientTeamId: 'T0TEAM' };
 
-/** The whole-text edits `toMessageEdits` plans for a capture (small blocks: many appends). */
-async function planEdits(capture: Capture, maxMessageChars: number): Promise<MessageEdit[]> {
-  return lastValueFrom(
-    streamEvents(new Response(capture.sse)).pipe(
+/** The capture's bytes one SSE event every `everyMs`, as a model streams them. */
+function pacedBody(sse: string, everyMs: number): ReadableStream<Uint8Array> {
+  const events = sse.split(/(?<=\n\n)/);
+  const encoder = new TextEncoder();
+  let next = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (next >= events.length) return controller.close();
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      controller.enqueue(encoder.encode(events[next++]));
+    },
+  });
+}
+
+/**
+ * The capture through the whole pipeline (small blocks: many appends) into `deliver`; returns
+ * the edits `toMessageEdits` planned and the reports.
+ */
+async function runPipeline(capture: Capture, slack: ReturnType<typeof slackTransport>) {
+  const edits: MessageEdit[] = [];
+  const reports: DeliveryReport[] = await lastValueFrom(
+    streamEvents(new Response(pacedBody(capture.sse, 4))).pipe(
       channel('slack', { minChars: 200, maxChars: 600 }),
-      toMessageEdits({ maxMessageChars }),
+      toMessageEdits({ maxMessageChars: slack.maxMessageChars }),
+      tap((edit) => edits.push(edit)),
+      deliver(slack, { backoffMs: 2 }),
       toArray(),
     ),
   );
+  return { edits, reports };
 }
 
 /** The final markdown of every planned message, in order. */
@@ -36,7 +59,7 @@ const mrkdwn = (markdown: string) =>
     .map((message) => message.text)
     .join('\n\n');
 
-/** Delivers the capture's edits straight through the transport, against a faulty fake. */
+/** Delivers the capture through `deliver` and the transport, against a faulty fake. */
 async function deliverCapture(
   capture: Capture,
   fake: Partial<Parameters<typeof startFakeSlackApi>[0]>,
@@ -60,17 +83,21 @@ async function deliverCapture(
       threadTs,
       ...recipients,
       apiBase: api.apiBase,
+      minIntervalMs: 2,
       ...options,
     });
-    const edits = await planEdits(capture, slack.maxMessageChars);
-    await callInOrder(slack, edits);
-    return { edits, held: api.channels.get(channelId)!, api };
+    const { edits, reports } = await runPipeline(capture, slack);
+    expect(reports.filter((report) => report.type === 'delivery-failed')).toEqual([]);
+    expect(JSON.stringify(reports)).not.toContain('SECRET');
+    const finished = reports.filter((report) => report.type === 'finished');
+    expect(finished.map((report) => report.message)).toEqual(finalsOf(edits).map((_, i) => i));
+    return { edits, reports, held: api.channels.get(channelId)!, api };
   } finally {
     await api.close();
   }
 }
 
-describeCorpus('slackTransport delivers a long real capture', (captures) => {
+describeCorpus('deliver(slackTransport) delivers a long real capture', (captures) => {
   const capture = captures.find((c) => c.name.includes('long-markdown-tables-codefences'))!;
 
   it(`streams ${capture.name}: the appends are the final text exactly, one stop per stream`, async () => {
@@ -113,5 +140,45 @@ describeCorpus('slackTransport delivers a long real capture', (captures) => {
     const fallbacks = api.rejected.filter((code) => code.startsWith('m'));
     if (rejected) expect(fallbacks).toEqual(rejected);
     else expect(fallbacks.length).toBe(finals.length);
+  });
+});
+
+describeCorpus('deliver(slackTransport) honours Retry-After', (captures) => {
+  const capture = captures.find((c) => c.name.includes('long-markdown-tables-codefences'))!;
+
+  it('waits at least Retry-After after a 429 on each stream method', async () => {
+    const requestedAt: number[] = [];
+    const seen = new Map<string, number>();
+    const forced = new Set<number>();
+    const { held, api, reports } = await deliverCapture(
+      capture,
+      {
+        forcedRetryAfterSeconds: 0.06,
+        tierWindowMs: 60000,
+        latencyMs: () => 0,
+        // The first call of each method, and the third append, answer 429 once.
+        fault: (n, method) => {
+          requestedAt[n] = performance.now();
+          const count = (seen.get(method) ?? 0) + 1;
+          seen.set(method, count);
+          if (count !== 1 && !(method === 'chat.appendStream' && count === 3)) return undefined;
+          forced.add(n);
+          return 'rate-limit';
+        },
+      },
+      {},
+      5,
+    );
+    expect(forced.size).toBe(4);
+    for (const n of forced) expect(requestedAt[n + 1] - requestedAt[n]).toBeGreaterThanOrEqual(55);
+    const waits = reports.filter((r) => r.type === 'retrying' && r.reason === 'retry-after');
+    expect(waits.map((r) => (r as { delayMs: number }).delayMs)).toEqual([60, 60, 60, 60]);
+    expect(held.map((m) => [m.stream, m.stops])).toEqual(held.map(() => ['stopped', 1]));
+    expect([...seen.keys()].sort()).toEqual([
+      'chat.appendStream',
+      'chat.startStream',
+      'chat.stopStream',
+    ]);
+    expect(api.counts.rateLimited).toBe(4);
   });
 });

@@ -70,6 +70,18 @@ describe('slackTransport streams in a thread', () => {
     expect(held()[0]).toMatchObject({ chunks: ['All of it', ''], stops: 1, text: 'All of it' });
   });
 
+  it('a text arriving after the finish updates the stopped message; no stream is left open', async () => {
+    await start();
+    const slack = transport();
+    const ts = await slack.send(edit(0, 'Done'), transportCall());
+    await slack.finish(ts, edit(0, 'Done'), transportCall());
+    expect(await slack.edit(ts, edit(0, 'Done, **really**'), transportCall())).toBe(ts);
+    expect(held().map((m) => [m.text, m.stream, m.stops])).toEqual([
+      ['Done, *really*', 'stopped', 1],
+    ]);
+    expect(api.counts.byMethod['chat.startStream']).toBe(1);
+  });
+
   it('continues in a new streamed message before 12,000 characters, each stream stopped once', async () => {
     await start();
     const text = 'word '.repeat(6000); // 30,000 characters

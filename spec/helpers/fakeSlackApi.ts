@@ -30,8 +30,8 @@ export interface FakeSlackApiOptions extends FakeServerOptions {
   tierWindowMs?: number;
   /** How long a stream accepts appends after its start (Slack: about 5 min). @defaultValue 300000 */
   streamLifetimeMs?: number;
-  /** Forced answers, by request number (0-based): a 429 or a 500 before anything is done. */
-  fault?: (request: number) => 'rate-limit' | 'server-error' | undefined;
+  /** Forced answers, by request number (0-based) and method: a 429 or a 500 before anything is done. */
+  fault?: (request: number, method: string) => 'rate-limit' | 'server-error' | undefined;
   /** `Retry-After` (seconds) for a forced 429. @defaultValue 0.01 */
   forcedRetryAfterSeconds?: number;
 }
@@ -112,7 +112,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     counts.byMethod[method] = (counts.byMethod[method] ?? 0) + 1;
     if (!auth) return fail('not_authed');
     if (auth !== `Bearer ${token}`) return fail('invalid_auth');
-    const forced = fault?.(n);
+    const forced = fault?.(n, method);
     if (forced === 'server-error') return fail('internal_error', 500);
     if (forced === 'rate-limit') return rateLimited(forcedRetryAfterSeconds);
     const messages = channels.get(body.channel);
