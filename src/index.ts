@@ -142,7 +142,7 @@ export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
 export type { TelegramTransportOptions } from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
-export type { SlackTransportOptions } from './delivery/slackTransport';
+export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
 export type {
   DeliveryFailedReport,
   DeliveryReport,
