@@ -97,6 +97,14 @@ describe('slackTransport streams in a thread', () => {
     expect(messages.every((m) => m.chunks!.every((chunk) => chunk.length <= 12000))).toBe(true);
   });
 
+  it('never cuts an emoji in two at the 12,000-character limit', async () => {
+    await start();
+    const text = 'x' + '🙂'.repeat(7000);
+    await callInOrder(transport(), [edit(0, text)]);
+    expect(held().map((m) => m.text.length)).toEqual([11999, 2002]);
+    expect(held().map((m) => m.text).join('')).toBe(text);
+  });
+
   it('continues in a new stream once one is older than maxStreamMs, nothing lost or repeated', async () => {
     await start({ streamLifetimeMs: 400 });
     const slack = transport({ maxStreamMs: 40 });
