@@ -102,7 +102,11 @@ describe('slackTransport streams in a thread', () => {
     const text = 'x' + '🙂'.repeat(7000);
     await callInOrder(transport(), [edit(0, text)]);
     expect(held().map((m) => m.text.length)).toEqual([11999, 2002]);
-    expect(held().map((m) => m.text).join('')).toBe(text);
+    expect(
+      held()
+        .map((m) => m.text)
+        .join(''),
+    ).toBe(text);
   });
 
   it('continues in a new stream once one is older than maxStreamMs, nothing lost or repeated', async () => {
