@@ -156,6 +156,24 @@ describe('slackTransport streams in a thread', () => {
     expect(api.counts.byMethod['chat.delete']).toBe(1);
   });
 
+  it('a rewrite retried after a 429 does not delete a message twice', async () => {
+    await start();
+    const slack = transport();
+    const ts = await slack.send(edit(0, 'a'.repeat(24000) + 't'), transportCall()); // requests 0–4
+    expect(held().map((m) => m.text.length)).toEqual([12000, 12000, 1]);
+    faults[7] = 'rate-limit'; // update 5, delete 6, then the stop of the third stream
+    const rewritten = edit(0, 'b'.repeat(11000));
+    expect((await rejectionOf(slack.edit(ts, rewritten, transportCall()))).retryAfterMs).toBe(10);
+    await slack.finish(
+      await slack.edit(ts, rewritten, transportCall()),
+      rewritten,
+      transportCall(),
+    );
+    expect(held().map((m) => m.text)).toEqual([rewritten.text]);
+    expect(api.counts.byMethod['chat.delete']).toBe(2);
+    expect(api.rejected).toEqual(['ratelimited']);
+  });
+
   it('in a channel without recipient ids, falls back to post + update for good after one rejected start', async () => {
     await start();
     const slack = transport({ recipientUserId: undefined, recipientTeamId: undefined });

@@ -175,6 +175,8 @@ async function updateParts(
     ref.parts.push({ ts: ref.ts, markdown: text, state: 'posted', shown, startedAt: 0 });
     return;
   }
+  // A part deleted by an earlier call that failed later on is gone: it takes no share.
+  ref.parts = ref.parts.filter((part) => !isDeleted(part));
   let offset = 0;
   for (const [index, part] of [...ref.parts.entries()]) {
     const last = index === ref.parts.length - 1;
@@ -200,9 +202,11 @@ async function updateParts(
     await api('chat.update', { ts: part.ts, text: shown, mrkdwn });
     Object.assign(part, { markdown: share, state: 'posted', shown });
   }
-  ref.parts = ref.parts.filter((part) => part.state !== 'posted' || part.shown !== '');
+  ref.parts = ref.parts.filter((part) => !isDeleted(part));
   ref.ts = ref.parts.at(-1)?.ts ?? ref.ts;
 }
+
+const isDeleted = (part: SlackPart) => part.state === 'posted' && part.shown === '';
 
 async function stopStreamOrExpired(api: Api, part: SlackPart): Promise<void> {
   try {
