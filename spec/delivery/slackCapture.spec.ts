@@ -154,6 +154,8 @@ describeCorpus('deliver(slackTransport) honours Retry-After', (captures) => {
       capture,
       {
         forcedRetryAfterSeconds: 0.06,
+        // Only the forced 429s: no pacing or tier limit can add one.
+        minIntervalMs: 0,
         tierWindowMs: 60000,
         latencyMs: () => 0,
         // The first call of each method, and the third append, answer 429 once.
