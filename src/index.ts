@@ -157,7 +157,7 @@ export type {
   TelegramTransportOptions,
 } from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
-export type { SlackTransportOptions } from './delivery/slackTransport';
+export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
 export type {
   DeliveryFailedReport,
   DeliveryReport,
