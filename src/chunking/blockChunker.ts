@@ -1,11 +1,9 @@
 // The incremental block chunker's public entry: options checked here, the work done by
 // IncrementalChunker (incrementalChunker.ts).
 
-import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
 import { BlockChunkerOptions, type BlockChunker } from './chunkingOptions';
 import { IncrementalChunker } from './incrementalChunker';
-import { zodMessages } from '../internal/zodMessages';
+import { parseOptions } from '../internal/parseOptions';
 
 export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from './chunkingOptions';
 
@@ -65,12 +63,5 @@ export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
  * blocks into the caller's array instead of a new one per delta.
  */
 export function createIncrementalChunker(options: BlockChunkerOptions): IncrementalChunker {
-  const parsed = BlockChunkerOptions.safeParse(options ?? {}, zodMessages);
-  if (!parsed.success) {
-    throw new LlmRxError(
-      'invalid-options',
-      `createBlockChunker: invalid options\n${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return new IncrementalChunker(parsed.data);
+  return new IncrementalChunker(parseOptions('createBlockChunker', BlockChunkerOptions, options));
 }
