@@ -34,6 +34,8 @@ export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from 
  *   minChars), never between its header and delimiter rows while a later row will do. Every
  *   continuation block of a GFM table starts with its header and delimiter rows, counted inside
  *   maxChars, like a reopened fence; a header taking more than half of maxChars is not repeated.
+ *   A row that fits maxChars is never cut: when the header and the next row do not fit together,
+ *   that block goes without the header (the blocks after it get it again).
  * - `。！？．` (and `.!?`) end a sentence; the fullwidth ones (closing quotes and brackets may
  *   follow) end it even with no space after them, so Chinese and Japanese text is cut after a
  *   sentence rather than mid-sentence.
