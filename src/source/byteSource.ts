@@ -28,8 +28,10 @@ export interface ChunkReader {
 export function openChunkReader(input: ByteInput): ChunkReader {
   if (isResponse(input)) {
     if (input.body === null) return emptyReader();
-    // A Response that fetch made has type `basic` / `cors` / `opaque`; `new Response()` is `default`.
-    return readableStreamReader(input.body, input.bodyUsed, input.type !== 'default');
+    // A Response that fetch made, with a body, has type `basic` or `cors` (`new Response()`:
+    // `default`; a look-alike object: none).
+    const fetched = input.type === 'basic' || input.type === 'cors';
+    return readableStreamReader(input.body, input.bodyUsed, fetched);
   }
   if (isReadableStream(input)) return readableStreamReader(input);
   // Every source checks its input with assertByteInput first: what is left is an async iterable.
