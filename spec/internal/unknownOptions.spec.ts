@@ -1,4 +1,6 @@
 import { EMPTY } from 'rxjs';
+import * as z from 'zod/mini';
+import { parseOptions } from '../../src/internal/parseOptions';
 import * as api from '../../src/index';
 import * as redisApi from '../../src/redis/index';
 import { LlmRxError } from '../../src/errors';
@@ -153,5 +155,27 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     expect(api.ensureTerminal()).toBeDefined();
     expect(api.ensureTerminal(undefined)).toBeDefined();
     expect(api.ensureTerminal({})).toBeDefined();
+  });
+});
+
+describe('parseOptions, the one place the keys are checked', () => {
+  const shape = { limit: z.optional(z.number()), name: z.optional(z.string()) };
+  const unknown = 'f: invalid options\n✖ Unknown option "limt"; known options: limit, name';
+
+  it('z.object and z.strictObject: the same message', () => {
+    expect(() => parseOptions('f', z.object(shape), { limt: 1 })).toThrow(unknown);
+    expect(() => parseOptions('f', z.strictObject(shape), { limt: 1 })).toThrow(unknown);
+  });
+
+  it('z.looseObject lets unknown keys pass', () => {
+    expect(parseOptions('f', z.looseObject(shape), { limt: 1, limit: 2 })).toEqual({
+      limt: 1,
+      limit: 2,
+    });
+  });
+
+  it('an object with checks (a refine) is still checked', () => {
+    const checked = z.object(shape).check(z.refine(() => true));
+    expect(() => parseOptions('f', checked, { limt: 1 })).toThrow(unknown);
   });
 });
