@@ -95,6 +95,8 @@ export { channel } from './channels/channel';
 export type { ChannelOverrides } from './channels/channel';
 export { channelNames, channelPresets } from './channels/presets';
 export type { ChannelName, ChannelPreset } from './channels/presets';
+export { platformLimits } from './platforms';
+export type { PlatformLimit, PlatformName } from './platforms';
 export { toMessageEdits } from './channels/toMessageEdits';
 export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
 
@@ -149,7 +151,11 @@ export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/deliveryError';
 export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
-export type { TelegramTransportOptions } from './delivery/telegramTransport';
+export type {
+  TelegramRef,
+  TelegramTransport,
+  TelegramTransportOptions,
+} from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
 export type { SlackTransportOptions } from './delivery/slackTransport';
 export type {
