@@ -1,3 +1,4 @@
+import { firstValueFrom } from 'rxjs';
 import fc from 'fast-check';
 import { LlmRxError } from '../../src/errors';
 import { redisEventLog } from '../../src/redis';
@@ -105,6 +106,36 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
       events: [{ seq: 3, event: { type: 'completed' } }],
       end: 'complete',
     });
+  });
+
+  it('a chat key names the latest response for as long as that stream lives', async () => {
+    const ttlLog = redisEventLog({
+      client,
+      keyPrefix: 'chat-ttl:',
+      ttlSeconds: 1,
+      heartbeatMs: 200,
+    });
+    const [first, second] = [freshId(), freshId()];
+    const one = await firstValueFrom(ttlLog.claim(first, { chatId: 'c' }));
+    expect([await ttlLog.latest('c'), await ttlLog.status(first)]).toEqual([first, 'open']);
+    one.append({ type: 'completed' });
+    one.release();
+    const two = await firstValueFrom(ttlLog.claim(second, { chatId: 'c' }));
+    two.append({ type: 'completed' });
+    two.release();
+    expect(await eventually(async () => (await ttlLog.status(second)) === 'finished')).toBe(true);
+    expect([await ttlLog.latest('c'), await ttlLog.latest('other')]).toEqual([second, undefined]);
+    const chatTtl = Number(await client.sendCommand(['PTTL', 'chat-ttl:chat:{c}:latest']));
+    expect(chatTtl > 0 && chatTtl <= 1000).toBe(true);
+    // Gone with its stream: latest then names nothing.
+    expect(
+      await eventually(
+        async () =>
+          (await ttlLog.latest('c')) === undefined && (await ttlLog.status(second)) === 'unknown',
+      ),
+    ).toBe(true);
+    await ttlLog.close();
+    await expect(ttlLog.latest('c')).rejects.toMatchObject({ code: 'log-unavailable' });
   });
 
   it('stores one Redis Stream per id, positions as entry ids and fields, with the TTL set on write', async () => {
