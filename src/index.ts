@@ -158,6 +158,7 @@ export type {
   DeliveryTransport,
   DeliveryWarning,
   EditedReport,
+  FinishedReport,
   RetryingReport,
   SentReport,
   SupersededReport,
