@@ -178,6 +178,21 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     await trimLog.close();
   });
 
+  it("an append refreshes the recorder's liveness key (a burst never hides its heartbeat)", async () => {
+    const slowBeat = redisEventLog({ client, keyPrefix: 'beat:', heartbeatMs: 10_000 });
+    const id = freshId();
+    const writer = await claim(slowBeat, id);
+    await sleep(300); // at least 300 ms of the 15 s liveness pass; no heartbeat is due yet
+    const before = Number(await client.sendCommand(['PTTL', `beat:{${id}}:alive`]));
+    writer.append({ type: 'text-delta', id: 't', delta: 'x' });
+    const after = Number(await client.sendCommand(['PTTL', `beat:{${id}}:alive`]));
+    expect(before).toBeLessThanOrEqual(14_700);
+    expect(after).toBeGreaterThan(before);
+    writer.append({ type: 'completed' });
+    writer.release();
+    await slowBeat.close();
+  });
+
   it('ends followers with producer-lost after every stored event when the recorder stops refreshing', async () => {
     const producerClient = await connectClient(server());
     const producerLog = redisEventLog({ client: producerClient, heartbeatMs: 200 });

@@ -32,7 +32,8 @@ import { claimStream } from './writer';
  *   another cluster slot), refreshed by the terminal; `latest` reads it and checks the stream.
  * - A follower may join at any time and from any position: ahead of an open stream it waits;
  *   at or past a finished stream's terminal it errors `invalid-last-event-id`.
- * - The recorder refreshes its liveness key every `heartbeatMs` (it lives 1.5 ×); a follower
+ * - The recorder refreshes its liveness key every `heartbeatMs` (it lives 1.5 ×), and every
+ *   append refreshes it too (a heartbeat queued behind a burst of appends is no death); a follower
  *   whose stream goes quiet checks it every `heartbeatMs / 2`, and when it lapsed delivers every
  *   stored event, then errors `producer-lost` (retryable): within 2 × `heartbeatMs` plus a round trip.
  * - Followers of one log share ONE connection the log opens (`client.duplicate()`, RESP2, a
