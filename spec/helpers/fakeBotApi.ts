@@ -21,6 +21,8 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   knownChats?: string[];
   /** `retry_after` (seconds) for a forced 429. @defaultValue 0.01 */
   forcedRetryAfterSeconds?: number;
+  /** Told, as the answer goes out, of every text a chat now shows (a sent or edited message). */
+  onShown?: (chat: string, message: FakeTelegramMessage) => void;
 }
 
 const ENTITY_TYPES = new Set([
@@ -114,13 +116,19 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     const messages = chats.get(chat) ?? [];
     chats.set(chat, messages);
     const content = { text: body.text, entities: body.entities, parseMode: body.parse_mode };
+    // The result is a Message, as the Bot API answers (clients read `chat` and `date` from it).
+    const result = (id: number) => ({
+      message_id: id,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: Number(chat) || chat, type: 'private' },
+      text: body.text,
+      ...(body.entities ? { entities: body.entities } : {}),
+    });
     if (method === 'sendMessage') {
       const message = { id: messages.length + 1, ...content, history: [body.text] };
       messages.push(message);
-      return {
-        status: 200,
-        body: { ok: true, result: { message_id: message.id, text: body.text } },
-      };
+      options.onShown?.(chat, message);
+      return { status: 200, body: { ok: true, result: result(message.id) } };
     }
     const message = messages.find((m) => m.id === body.message_id);
     if (!message) return error(400, 'Bad Request: message to edit not found');
@@ -133,7 +141,8 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     }
     Object.assign(message, content);
     message.history.push(body.text);
-    return { status: 200, body: { ok: true, result: { message_id: message.id, text: body.text } } };
+    options.onShown?.(chat, message);
+    return { status: 200, body: { ok: true, result: result(message.id) } };
   };
 
   const server = await startFakeJsonServer(({ path, body }) => handle(path, body), options);
