@@ -111,10 +111,19 @@ export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStre
 export { memoryEventLog } from './relay/memoryEventLog';
 export type { MemoryEventLogOptions } from './relay/memoryEventLog';
 export { recordTo } from './relay/recordTo';
+export type { RecordToOptions } from './relay/recordTo';
 export { followLog } from './relay/followLog';
 export type { FollowLogOptions } from './relay/followLog';
 export { parseLastEventId } from './relay/lastEventId';
-export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
+export type {
+  ClaimOptions,
+  EventLog,
+  EventLogWriter,
+  LoggedEvent,
+  StreamStatus,
+} from './relay/eventLog';
+export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
+export type { NodeResponseLike } from './relay/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
 // Relay: the AI SDK UI message stream, for useChat
@@ -149,6 +158,7 @@ export type {
   DeliveryTransport,
   DeliveryWarning,
   EditedReport,
+  FinishedReport,
   RetryingReport,
   SentReport,
   SupersededReport,
