@@ -8,7 +8,10 @@
 // The model provider, the fake Bot API and the web clients run in a child process (world.ts),
 // so the CPU measured here (process.cpuUsage around a run ÷ deltas) is the gateway's; lags are
 // timed there, send and visibility on one clock. Then a paced Redis load (pacedRedis.ts).
-// Loopback only; exit 1 when llm-rx loses a reply or a run passes its time bound.
+// Loopback only; exit 1 when llm-rx loses a reply, a run passes its time bound, or the Redis
+// followers differ. Also: GATEWAY_PATHS=floor,bot,chat-sdk,web,redis (a subset),
+// GATEWAY_PACE_MS (25), GATEWAY_TIMEOUT_S (900), GATEWAY_DEBUG=1 (the messages of a reply not
+// whole, on stderr).
 
 import { execSync, fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,7 +31,6 @@ const TOTAL_TIMEOUT_MS = Number(process.env.GATEWAY_TIMEOUT_S ?? 900) * 1000;
 const PACED = { streams: 500, eventsPerSecond: 20, seconds: 10 };
 const TOKEN = '123456:bench-token';
 const WARMUP_N = 5;
-// GATEWAY_PATHS=floor,bot,chat-sdk,web,redis (default all) runs only those.
 const PATH_KEYS: Record<string, string> = {
   'read floor': 'floor',
   'bot llm-rx': 'bot',
