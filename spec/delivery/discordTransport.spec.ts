@@ -187,7 +187,7 @@ describe('discordTransport against a fake Discord API', () => {
     expect([error.status, error.permanent, error.message]).toEqual([
       status,
       true,
-      `Discord POST /channels/${options.channelId ?? channelId}/messages: ${status} ${what}`,
+      `Discord POST /channels/${'channelId' in options ? options.channelId : channelId}/messages: ${status} ${what}`,
     ]);
     expect(error.message).not.toContain('SECRET');
   });
