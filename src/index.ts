@@ -149,6 +149,7 @@ export type {
   DeliveryTransport,
   DeliveryWarning,
   EditedReport,
+  FinishedReport,
   RetryingReport,
   SentReport,
   SupersededReport,

@@ -20,7 +20,7 @@ describe('deliver with real Promises', () => {
     expect(thrown).toBeInstanceOf(LlmRxError);
     expect([thrown.code, thrown.message]).toEqual([
       'invalid-options',
-      'deliver: transport must be an object with send(edit) and edit(ref, edit) methods, such as telegramTransport({ … }).',
+      'deliver: transport must be an object with send(edit) and edit(ref, edit) methods (and optionally finish(ref, edit)), such as telegramTransport({ … }).',
     ]);
   });
 
@@ -175,5 +175,33 @@ describe('deliver with real Promises', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it('rejects a finish that is not a function', () => {
+    const transport = { send: async () => 1, edit: async () => undefined, finish: 'yes' };
+    expect(() => deliver(transport as any)).toThrow(/optionally finish\(ref, edit\)/);
+  });
+
+  it('finishes every message once with its final text, through real Promises', async () => {
+    const log: string[] = [];
+    const transport: DeliveryTransport<string> = {
+      send: async (edit) => (log.push(`send ${edit.message} ${edit.text}`), `m${edit.message}`),
+      edit: async (ref, edit) => void log.push(`edit ${ref} ${edit.text}`),
+      finish: async (ref, edit) => (log.push(`finish ${ref} ${edit.text}`), `${ref}-final`),
+    };
+    const edit = (message: number, text: string): MessageEdit => ({ op: 'edit', message, text });
+    const reports = await reportsOf(
+      of(send(0, 'A'), edit(0, 'AB'), send(1, 'C'), edit(1, 'CD')).pipe(deliver(transport)),
+    );
+    // of() is synchronous: AB waits behind the send in flight and goes out as message 0's
+    // finish; C waits too and collapses into CD, which is sent, then finished.
+    expect(log).toEqual(['send 0 A', 'finish m0 AB', 'send 1 CD', 'finish m1 CD']);
+    expect(reports.map((r) => [r.type, r.message, 'text' in r ? r.text : undefined])).toEqual([
+      ['superseded', 1, 'C'],
+      ['sent', 0, 'A'],
+      ['finished', 0, 'AB'],
+      ['sent', 1, 'CD'],
+      ['finished', 1, 'CD'],
+    ]);
   });
 });

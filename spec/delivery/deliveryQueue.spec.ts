@@ -82,3 +82,82 @@ describe('decideAfterFailure', () => {
     expect(decideAfterFailure({ notModified: true }, send, 0, policy).kind).toBe('retry');
   });
 });
+
+describe('createDeliveryQueue with finishes (the message lifecycle)', () => {
+  const take = (queue: ReturnType<typeof createDeliveryQueue>) => {
+    const call = queue.next()!;
+    return [call.message, call.op, call.edit.text, call.ref];
+  };
+
+  it('finishes a sent message once a higher message arrives, before that message is sent', () => {
+    const queue = createDeliveryQueue({ finishes: true });
+    queue.push(edit(0, 'A', 'send'));
+    const send = queue.next()!;
+    queue.delivered(send, 'ref-0');
+    expect(queue.hasWork()).toBe(false);
+    queue.push(edit(1, 'B', 'send'));
+    expect(take(queue)).toEqual([0, 'finish', 'A', 'ref-0']);
+  });
+
+  it('makes a waiting text of a closed message its finish, and finishes only once', () => {
+    const queue = createDeliveryQueue({ finishes: true });
+    queue.push(edit(0, 'A', 'send'));
+    queue.delivered(queue.next()!, 'ref-0');
+    queue.push(edit(0, 'AB'));
+    queue.closeAll();
+    const finish = queue.next()!;
+    expect([finish.op, finish.edit.text]).toEqual(['finish', 'AB']);
+    queue.delivered(finish, 'ref-final');
+    expect(queue.hasWork()).toBe(false);
+    // A later text edits the finished message with the ref its finish resolved to.
+    queue.push(edit(0, 'ABC'));
+    expect(take(queue)).toEqual([0, 'edit', 'ABC', 'ref-final']);
+  });
+
+  it('a retried finish carries the newest text; a finish given up on is not made again', () => {
+    const queue = createDeliveryQueue({ finishes: true });
+    queue.push(edit(0, 'A', 'send'));
+    queue.delivered(queue.next()!, 'ref-0');
+    queue.closeAll();
+    const first = queue.next()!;
+    queue.push(edit(0, 'AB'));
+    expect(queue.retry(first, true)).toEqual(edit(0, 'A', 'send'));
+    const second = queue.next()!;
+    expect([second.op, second.edit.text, second.attempt]).toEqual(['finish', 'AB', 2]);
+    queue.giveUp(second);
+    expect(queue.hasWork()).toBe(false);
+  });
+
+  it('never finishes a message whose send failed for good, nor one never sent', () => {
+    const queue = createDeliveryQueue({ finishes: true });
+    queue.push(edit(0, 'A', 'send'));
+    queue.giveUp(queue.next()!);
+    queue.push(edit(1, 'B', 'send'));
+    queue.closeAll();
+    expect(take(queue)).toEqual([1, 'send', 'B', undefined]);
+    expect(queue.hasWork()).toBe(false);
+  });
+
+  it('without finishes, a closed message makes no further call (the last edit is final)', () => {
+    const queue = createDeliveryQueue();
+    queue.push(edit(0, 'A', 'send'));
+    queue.delivered(queue.next()!, 'ref-0');
+    queue.push(edit(1, 'B', 'send'));
+    queue.closeAll();
+    expect(take(queue)).toEqual([1, 'send', 'B', undefined]);
+  });
+
+  it('keeps the ref an edit resolved to, and keeps the old one on undefined', () => {
+    const queue = createDeliveryQueue();
+    queue.push(edit(0, 'A', 'send'));
+    queue.delivered(queue.next()!, 'ref-0');
+    queue.push(edit(0, 'AB'));
+    queue.delivered(queue.next()!, undefined);
+    queue.push(edit(0, 'ABC'));
+    const third = queue.next()!;
+    expect(third.ref).toBe('ref-0');
+    queue.delivered(third, 'ref-1');
+    queue.push(edit(0, 'ABCD'));
+    expect(queue.next()!.ref).toBe('ref-1');
+  });
+});

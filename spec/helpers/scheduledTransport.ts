@@ -19,19 +19,27 @@ export interface ScriptedReply {
   throws?: boolean;
   /** Returns this value instead of a Promise. */
   returns?: unknown;
+  /** Resolves to this ref. @defaultValue the message number for a send, undefined otherwise */
+  ref?: unknown;
 }
 
 /** The fake's script: a default latency and replies by call number. */
 export interface TransportScript {
   latencyMs?: number;
   replies?: Record<string, ScriptedReply>;
+  /** The transport has `finish` (the message lifecycle's third call). */
+  finishes?: boolean;
+  /** Each recorded edit and finish also carries the ref it was given. */
+  recordRefs?: boolean;
 }
 
 /** One call the fake received. */
 export interface RecordedCall {
-  op: 'send' | 'edit';
+  op: 'send' | 'edit' | 'finish';
   message: number;
   text: string;
+  /** The ref an edit or finish was given (only with `recordRefs`). */
+  ref?: unknown;
 }
 
 /**
@@ -46,9 +54,15 @@ export function scheduledTransport(
 ): DeliveryTransport<number> & { calls: Subject<RecordedCall> } {
   const calls = new Subject<RecordedCall>();
   let callNumber = 0;
-  const answer = (op: 'send' | 'edit', edit: MessageEdit, call: TransportCall) => {
+  const answer = (
+    op: RecordedCall['op'],
+    edit: MessageEdit,
+    call: TransportCall,
+    ref?: unknown,
+  ) => {
     const n = callNumber++;
-    calls.next({ op, message: edit.message, text: edit.text });
+    const recorded = { op, message: edit.message, text: edit.text };
+    calls.next(script.recordRefs && op !== 'send' ? { ...recorded, ref } : recorded);
     const reply = script.replies?.[String(n)] ?? {};
     if (reply.throws) throw new Error(`call ${n} threw`);
     if ('returns' in reply) return reply.returns;
@@ -61,17 +75,24 @@ export function scheduledTransport(
             'rejected',
             new DeliveryError(`call ${n} failed`, { retryAfterMs, notModified, permanent }),
           );
-        } else result.settle('fulfilled', edit.message);
+        } else
+          result.settle(
+            'fulfilled',
+            'ref' in reply ? reply.ref : op === 'send' ? edit.message : undefined,
+          );
       },
       reply.latencyMs ?? script.latencyMs ?? 1,
     );
     call.signal.addEventListener('abort', () => timer.unsubscribe(), { once: true });
     return result;
   };
+  const finish = (ref: number, edit: MessageEdit, call: TransportCall) =>
+    answer('finish', edit, call, ref) as PromiseLike<number | undefined>;
   return {
     calls,
     send: (edit, call) => answer('send', edit, call) as PromiseLike<number>,
-    edit: (_ref, edit, call) => answer('edit', edit, call) as PromiseLike<void>,
+    edit: (ref, edit, call) => answer('edit', edit, call, ref) as PromiseLike<number | undefined>,
+    ...(script.finishes ? { finish } : {}),
   };
 }
 

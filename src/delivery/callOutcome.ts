@@ -3,6 +3,7 @@ import type {
   DeliveryFailedReport,
   DeliveryWarning,
   EditedReport,
+  FinishedReport,
   RetryingReport,
   SentReport,
 } from './types';
@@ -15,7 +16,7 @@ export type FailureDecision =
 
 /**
  * Reads a failure the way DeliveryError describes it (any thrown value with these fields):
- * `notModified` on an edit is delivered; `permanent` gives up; `retryAfterMs` waits that long
+ * `notModified` on an edit or a finish is delivered; `permanent` gives up; `retryAfterMs` waits that long
  * without counting against `maxAttempts`; anything else backs off `backoffMs`, doubling, and
  * gives up at the `maxAttempts`-th counted failure.
  */
@@ -29,7 +30,7 @@ export function decideAfterFailure(
     string,
     unknown
   >;
-  if (notModified === true && call.op === 'edit') return { kind: 'not-modified' };
+  if (notModified === true && call.op !== 'send') return { kind: 'not-modified' };
   const waitsRetryAfter =
     typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0;
   const failures = failuresBefore + (waitsRetryAfter ? 0 : 1);
@@ -41,20 +42,19 @@ export function decideAfterFailure(
     : { kind: 'retry', delayMs: backoffMs * 2 ** (failures - 1), reason: 'backoff', counted: true };
 }
 
-/** The `sent` / `edited` report of a call that went through. */
+/** The `sent` / `edited` / `finished` report of a call that went through. */
 export function deliveredReport(
   call: QueuedCall,
   warnings: DeliveryWarning[],
   notModified = false,
-): SentReport | EditedReport {
+): SentReport | EditedReport | FinishedReport {
   const base = { message: call.message, text: call.edit.text, attempts: call.attempt };
   const extra = {
     ...(notModified ? { notModified: true as const } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
-  return call.op === 'send'
-    ? { type: 'sent', ...base, ...extra }
-    : { type: 'edited', ...base, ...extra };
+  const type = ({ send: 'sent', edit: 'edited', finish: 'finished' } as const)[call.op];
+  return { type, ...base, ...extra };
 }
 
 /** The `retrying` report of a failed call that will be tried again after `delayMs`. */

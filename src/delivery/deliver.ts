@@ -57,6 +57,21 @@ const DeliverOptions = z.object({
  * - Other failures back off `backoffMs`, doubling, up to `maxAttempts` calls; a `permanent` one
  *   at once. Then one `delivery-failed` report, and the next message goes on (later texts of
  *   a message whose send failed are dropped).
+ * - Lifecycle, for a transport with `finish`: each sent message gets exactly one `finish` call
+ *   with its newest text, after its last edit settled and before the next message's send,
+ *   once it closed (a higher message arrived, or the source completed or errored). A text still
+ *   waiting then goes out as the finish itself, not as an edit first. A finish is paced and
+ *   retried like any call, carries the newest text on a retry, and is never superseded; a
+ *   finish given up on is one `delivery-failed` (op `finish`). A message whose send failed for
+ *   good is never finished. A text arriving after its message finished (toMessageEdits never
+ *   does this) edits the finished message, with the ref the finish resolved to; there is no
+ *   second finish. `edit` and `finish` resolving to a ref replace the message's ref.
+ *
+ *   ```
+ *   source:  -a-b-c|        a = send 0 "A", b = edit 0 "AB", c = send 1 "C"
+ *   calls:   -a-b-xcy       x = finish 0 "AB" (c closed message 0), y = finish 1 "C" (completion)
+ *   result:  --s-e-ft(g|)   f, g = finished (marbles/deliver/finish-once-per-message.marble)
+ *   ```
  * - A transport that throws, or returns something that is not a Promise, is a
  *   `delivery-failed` report for that call, never an unhandled rejection.
  * - Completes when the source completed and the last call settled; a source error is passed
@@ -72,7 +87,8 @@ const DeliverOptions = z.object({
  *   )
  *   .subscribe((report) => report.type === 'delivery-failed' && console.warn(report));
  * ```
- * @param transport - {@link DeliveryTransport}: `send` and `edit`, each returning a Promise
+ * @param transport - {@link DeliveryTransport}: `send`, `edit` and optionally `finish`, each
+ *   returning a Promise
  * @param options - {@link DeliverOptions}
  */
 export function deliver<Ref>(
@@ -83,11 +99,12 @@ export function deliver<Ref>(
     typeof transport !== 'object' ||
     transport === null ||
     typeof transport.send !== 'function' ||
-    typeof transport.edit !== 'function'
+    typeof transport.edit !== 'function' ||
+    (transport.finish !== undefined && typeof transport.finish !== 'function')
   ) {
     throw new LlmRxError(
       'invalid-options',
-      'deliver: transport must be an object with send(edit) and edit(ref, edit) methods, such as telegramTransport({ … }).',
+      'deliver: transport must be an object with send(edit) and edit(ref, edit) methods (and optionally finish(ref, edit)), such as telegramTransport({ … }).',
     );
   }
   const settings = parseOptions('deliver', DeliverOptions, options);
@@ -95,7 +112,7 @@ export function deliver<Ref>(
   const minIntervalMs = settings.minIntervalMs ?? transport.minIntervalMs ?? 0;
 
   return createOperator<MessageEdit, DeliveryReport>(({ subscriber }) => {
-    const queue = createDeliveryQueue();
+    const queue = createDeliveryQueue({ finishes: transport.finish !== undefined });
     let busy = false;
     let inFlight: Subscription | undefined;
     let abortCall: AbortController | undefined;
@@ -137,10 +154,9 @@ export function deliver<Ref>(
       };
       let result: unknown;
       try {
-        result =
-          call.op === 'send'
-            ? transport.send(call.edit, context)
-            : transport.edit(call.ref as Ref, call.edit, context);
+        if (call.op === 'send') result = transport.send(call.edit, context);
+        else if (call.op === 'edit') result = transport.edit(call.ref as Ref, call.edit, context);
+        else result = transport.finish!(call.ref as Ref, call.edit, context);
       } catch (thrown) {
         return settle(() =>
           fail(
@@ -213,11 +229,13 @@ export function deliver<Ref>(
       },
       complete() {
         sourceEnded = true;
+        queue.closeAll();
         pump();
       },
       error(error) {
         sourceEnded = true;
         sourceError = { error };
+        queue.closeAll();
         pump();
       },
       teardown() {

@@ -13,20 +13,30 @@ export interface TransportCall {
   attempt: number;
   /** Aborted when the subscriber unsubscribes: pass it on to `fetch`. */
   signal: AbortSignal;
-  /** Adds a note to this call's `sent` / `edited` report. */
+  /** Adds a note to this call's `sent` / `edited` / `finished` report. */
   warn(code: DeliveryWarning['code'], message: string): void;
 }
 
 /**
- * A chat app behind two calls. `send` posts a new message and resolves to its reference (a
- * Telegram `message_id`, a Slack `ts`); `edit` replaces that message's whole text. A failure
- * rejects, ideally with a {@link DeliveryError} saying whether to wait, skip or give up.
+ * A chat app behind the three calls of a message's lifecycle. `send` opens a new message and
+ * resolves to its reference (a Telegram `message_id` or draft, a Slack `ts` or stream); `edit`
+ * shows that message's newer whole text; `finish`, when present, makes its text final (persists
+ * a draft, stops a stream). `edit` and `finish` may resolve to a new ref, which replaces the
+ * stored one for later calls (a stream continued in a new message); `undefined` keeps it. A
+ * failure rejects, ideally with a {@link DeliveryError} saying whether to wait, skip or give up.
+ *
+ * `deliver` calls `finish` once per sent message, after the message's last edit settled, with
+ * its final text: when the next message starts, or when the source ended. A transport without
+ * `finish` needs none (its last edit is final).
  */
 export interface DeliveryTransport<Ref = unknown> {
   send(edit: MessageEdit, call: TransportCall): PromiseLike<Ref>;
-  edit(ref: Ref, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
+  edit(ref: Ref, edit: MessageEdit, call: TransportCall): PromiseLike<Ref | void | undefined>;
+  finish?(ref: Ref, edit: MessageEdit, call: TransportCall): PromiseLike<Ref | void | undefined>;
   /** The platform's minimum interval between calls to one chat: `deliver`'s default. */
   readonly minIntervalMs?: number;
+  /** The longest text one message may hold: what to give `toMessageEdits({ maxMessageChars })`. */
+  readonly maxMessageChars?: number;
 }
 
 /** A message's text went out as a new message. */
@@ -49,11 +59,24 @@ export interface EditedReport {
   warnings?: DeliveryWarning[];
 }
 
+/**
+ * A message's text was made final (`finish`, transports that have it): the last report of a
+ * message, once (`notModified`: the platform already held it as final).
+ */
+export interface FinishedReport {
+  type: 'finished';
+  message: number;
+  text: string;
+  attempts: number;
+  notModified?: true;
+  warnings?: DeliveryWarning[];
+}
+
 /** A call failed and will be tried again after `delayMs` (every call waits that long). */
 export interface RetryingReport {
   type: 'retrying';
   message: number;
-  op: 'send' | 'edit';
+  op: 'send' | 'edit' | 'finish';
   /** Which attempt failed: 1 for the first. */
   attempt: number;
   delayMs: number;
@@ -73,7 +96,7 @@ export interface SupersededReport {
 export interface DeliveryFailedReport {
   type: 'delivery-failed';
   message: number;
-  op: 'send' | 'edit';
+  op: 'send' | 'edit' | 'finish';
   text: string;
   attempts: number;
   error: { code: 'delivery-failed'; message: string; status?: number };
@@ -81,4 +104,9 @@ export interface DeliveryFailedReport {
 
 /** What `deliver` emits: one report per outcome, in the order they happened. */
 export type DeliveryReport =
-  SentReport | EditedReport | RetryingReport | SupersededReport | DeliveryFailedReport;
+  | SentReport
+  | EditedReport
+  | FinishedReport
+  | RetryingReport
+  | SupersededReport
+  | DeliveryFailedReport;
