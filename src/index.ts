@@ -143,6 +143,19 @@ export { telegramTransport } from './delivery/telegramTransport';
 export type { TelegramTransportOptions } from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
 export type { SlackTransportOptions } from './delivery/slackTransport';
+export { discordTransport } from './delivery/discordTransport';
+export type {
+  DiscordMessageRef,
+  DiscordTransport,
+  DiscordTransportOptions,
+} from './delivery/discordTransport';
+export { teamsTransport } from './delivery/teamsTransport';
+export type {
+  TeamsMessagePart,
+  TeamsMessageRef,
+  TeamsTransport,
+  TeamsTransportOptions,
+} from './delivery/teamsTransport';
 export type {
   DeliveryFailedReport,
   DeliveryReport,
