@@ -47,10 +47,10 @@ describe('teamsTransport against a fake Teams (Bot Framework Connector)', () => 
       ...fakeTiming,
       maxStreamMs,
     });
-  /** A fake whose streams end after 400 ms. */
-  const restartWithShortStreams = async () => {
+  /** A fake whose streams end after `maxStreamMs`. */
+  const restartWithShortStreams = async (maxStreamMs = 400) => {
     await api.close();
-    api = await startFake(400);
+    api = await startFake(maxStreamMs);
   };
   beforeEach(async () => {
     faults = [];
@@ -103,7 +103,7 @@ describe('teamsTransport against a fake Teams (Bot Framework Connector)', () => 
   });
 
   it('finishes a stream before its time runs out and goes on in a new message', async () => {
-    await restartWithShortStreams();
+    await restartWithShortStreams(1500);
     const teams = transport({ maxStreamMs: 300 });
     const ref = await teams.send(edit('send', 'one'), transportCall());
     await new Promise((resolve) => setTimeout(resolve, 320));
