@@ -60,8 +60,9 @@ const DiscordMessage = z.looseObject({ id: z.string() });
  * (`POST /channels/{id}/messages`), then Edit Message (`PATCH …/messages/{mid}`).
  *
  * ```
- * edits:     send "A" ─ edit "AB" ─ edit "ABC" ─ finish "ABC"
- * requests:  POST      PATCH       (bucket empty: waits its Reset-After) PATCH
+ * edits:     send "A" ── edit "AB" ─────────── edit "ABC" ─────────── finish "ABC"
+ * requests:  POST        PATCH                  ·····0.8 s····· PATCH   (nothing: same text)
+ * headers:               Remaining 0, Reset-After 0.8 → the next PATCH waits for the reset
  * ```
  *
  * - Paced by the answers' headers, never by a constant: a route's `X-RateLimit-Bucket`,

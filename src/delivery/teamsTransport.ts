@@ -81,8 +81,11 @@ export type TeamsTransport = DeliveryTransport<TeamsMessageRef> & {
  *   a new message; a text over 28,000 characters continues in the next message, never cut.
  * - In group chats and channels, or once Teams answers `403 ContentStreamNotAllowed` to a new
  *   stream (for the rest of this transport's life): a `message` is posted, then updated
- *   (`PUT …/activities/{id}`). A stream Teams ended itself is updated the same way.
- * - One request at a time, `minIntervalMs` apart; `getToken()` before each one.
+ *   (`PUT …/activities/{id}`). A stream Teams ended itself is updated the same way: a
+ *   stream's age is checked only when a call comes, so with no text between `maxStreamMs` and
+ *   Teams' two minutes Teams ends it, and the next call updates it in place (nothing is lost).
+ * - One request at a time, each `minIntervalMs` after the last answer; `getToken()` before
+ *   each one.
  * - 429 waits `Retry-After` when sent, else backs off; 401, 403, 404 are permanent; 5xx and
  *   network failures are retried. The token never appears in an error.
  *
