@@ -95,6 +95,8 @@ export { channel } from './channels/channel';
 export type { ChannelOverrides } from './channels/channel';
 export { channelNames, channelPresets } from './channels/presets';
 export type { ChannelName, ChannelPreset } from './channels/presets';
+export { platformLimits } from './platforms';
+export type { PlatformLimit, PlatformName } from './platforms';
 export { toMessageEdits } from './channels/toMessageEdits';
 export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
 
@@ -111,10 +113,19 @@ export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStre
 export { memoryEventLog } from './relay/memoryEventLog';
 export type { MemoryEventLogOptions } from './relay/memoryEventLog';
 export { recordTo } from './relay/recordTo';
+export type { RecordToOptions } from './relay/recordTo';
 export { followLog } from './relay/followLog';
 export type { FollowLogOptions } from './relay/followLog';
 export { parseLastEventId } from './relay/lastEventId';
-export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
+export type {
+  ClaimOptions,
+  EventLog,
+  EventLogWriter,
+  LoggedEvent,
+  StreamStatus,
+} from './relay/eventLog';
+export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
+export type { NodeResponseLike } from './relay/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
 // Relay: the AI SDK UI message stream, for useChat
@@ -140,7 +151,11 @@ export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/deliveryError';
 export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
-export type { TelegramTransportOptions } from './delivery/telegramTransport';
+export type {
+  TelegramRef,
+  TelegramTransport,
+  TelegramTransportOptions,
+} from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
 export type { SlackTransportOptions } from './delivery/slackTransport';
 export { discordTransport } from './delivery/discordTransport';

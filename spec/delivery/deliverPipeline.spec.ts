@@ -81,15 +81,18 @@ async function deliverToTelegram(sse: string, settings: PipelineSettings, seed: 
     const transport = telegramTransport({
       token,
       chatId: 7,
+      mode: 'edit',
       apiBase: api.apiBase,
       minIntervalMs: 5,
       format: settings.render === 'telegram-html' ? 'telegram-html' : 'telegram',
     });
+    // telegramTransport renders an edit that carries no rendering: plan it rendered, as sent.
+    const rendered = { ...settings, render: settings.render ?? ('telegram' as const) };
     const run = await runPipeline(
       sse,
       'telegram',
-      settings,
-      planEdits(settings),
+      rendered,
+      planEdits(rendered),
       deliver(transport, { backoffMs: 2 }),
     );
     return { ...run, held: api.chats.get('7') ?? [], counts: api.counts };

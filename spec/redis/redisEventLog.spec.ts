@@ -28,7 +28,7 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     writer.release();
     expect(await collect(log.read(id, -1))).toEqual({ events: logged(events), end: 'complete' });
     expect(await collect(log.read(id, 2))).toEqual({ events: logged(events, 3), end: 'complete' });
-    expect(await collect(log.read(id, 5))).toEqual({ events: [], end: 'complete' });
+    expect((await collect(log.read(id, 5))).end).toBe('invalid-last-event-id'); // the terminal's
   });
 
   it('keeps the order of a burst of appends on a server that knows no script yet', async () => {
@@ -53,8 +53,8 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
           const writer = await claim(log, id);
           const join = Math.min(joinAt, events.length);
           events.slice(0, join).forEach((event) => writer.append(event));
-          // `after` must be a position the stream holds when the reader joins.
-          const after = Math.min(afterPick, join - 1);
+          // `after` may be ahead of what the stream holds when the reader joins (it waits).
+          const after = Math.min(afterPick, events.length - 2);
           const read = collect(log.read(id, after));
           for (const event of events.slice(join)) {
             writer.append(event);
@@ -88,18 +88,23 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     other.destroy();
   });
 
-  it('errors unknown-stream for an id never recorded, and invalid-last-event-id past the end', async () => {
+  it('errors unknown-stream for an id never recorded, and invalid-last-event-id for a bad position', async () => {
     const missing = await collect(log.read('never-recorded', -1));
     expect([missing.end, missing.events]).toEqual(['unknown-stream', []]);
     expect(missing.error).toBeInstanceOf(LlmRxError);
     const id = freshId();
     const writer = await claim(log, id);
     textEvents(2, false).forEach((event) => writer.append(event));
-    expect((await collect(log.read(id, 2))).end).toBe('invalid-last-event-id');
     expect((await collect(log.read(id, -2))).end).toBe('invalid-last-event-id');
     expect((await collect(log.read(id, 0.5))).end).toBe('invalid-last-event-id');
+    const ahead = collect(log.read(id, 2)); // open: waits for position 3
+    writer.append({ type: 'text-delta', id: 't', delta: 'x' });
     writer.append({ type: 'completed' });
     writer.release();
+    expect(await ahead).toEqual({
+      events: [{ seq: 3, event: { type: 'completed' } }],
+      end: 'complete',
+    });
   });
 
   it('stores one Redis Stream per id, positions as entry ids and fields, with the TTL set on write', async () => {

@@ -23,7 +23,6 @@ describe('memoryEventLog with recordTo and followLog', () => {
     expect(passed).toEqual([hel, lo, done]);
     expect(await collect(followLog(log, 'a'))).toEqual([hel, lo, done]);
     expect(await collect(followLog(log, 'a', { after: 1 }))).toEqual([done]);
-    expect(await collect(followLog(log, 'a', { after: 2 }))).toEqual([]);
   });
 
   it('recording to an id the log still holds: failed stream-exists, source never subscribed', async () => {
@@ -61,17 +60,24 @@ describe('memoryEventLog with recordTo and followLog', () => {
     ]);
   });
 
-  it('a position past the end: failed invalid-last-event-id with status 400, at once', async () => {
+  it('a position ahead of an open stream waits; at or past the terminal: invalid-last-event-id, at once', async () => {
     const source = new Subject<StreamEvent>();
     const recording = source.pipe(recordTo(log, 'c')).subscribe();
     source.next(hel);
-    expect(await collect(followLog(log, 'c', { after: 1 }))).toEqual([
+    const seen: StreamEvent[] = [];
+    followLog(log, 'c', { after: 1 }).subscribe((event) => seen.push(event));
+    expect(seen).toEqual([]);
+    source.next(lo); // position 1
+    expect(seen).toEqual([]);
+    source.next(done); // position 2
+    expect(seen).toEqual([done]);
+    expect(await collect(followLog(log, 'c', { after: 2 }))).toEqual([
       {
         type: 'failed',
         error: {
           code: 'invalid-last-event-id',
           message:
-            'Cannot resume stream "c" after position 1: it is past the last event stored (position 0).',
+            'Cannot resume stream "c" after position 2: it is at or past the end of the stream (its terminal is position 2).',
           status: 400,
           retryable: false,
         },

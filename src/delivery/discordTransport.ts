@@ -2,14 +2,15 @@ import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { splitToFit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
+import { platformLimits } from '../platforms';
 import { renderMessages } from '../render/renderMarkdown';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from './deliveryError';
 import { postJson, scrub } from './httpCall';
 import type { DeliveryTransport, TransportCall } from './types';
 
-/** Discord's limit for a message's `content`, in characters. */
-export const DISCORD_MAX_MESSAGE_CHARS = 2000;
+/** Discord's limit for a message's `content`, in characters (`platformLimits.discord`). */
+export const DISCORD_MAX_MESSAGE_CHARS = platformLimits.discord.maxMessageChars;
 
 /** Options of {@link discordTransport}. */
 export interface DiscordTransportOptions {

@@ -1,5 +1,7 @@
-/** Teams' limit for one message's text, in characters (about 28 KB). */
-export const TEAMS_MAX_MESSAGE_CHARS = 28000;
+import { platformLimits } from '../platforms';
+
+/** Teams' limit for one message's text, in characters (`platformLimits.msteams`). */
+export const TEAMS_MAX_MESSAGE_CHARS = platformLimits.msteams.maxMessageChars;
 
 /**
  * `text` in chunks of at most 28,000 characters, cut at a line break or space where one is in

@@ -1,9 +1,14 @@
 import { defer, Observable, throwError } from 'rxjs';
 import { LlmRxError } from '../errors';
-import type { EventLog, EventLogWriter, LoggedEvent } from '../relay/eventLog';
+import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from '../relay/eventLog';
 import { checkResumePosition, unknownStream } from '../relay/logErrors';
 import { createFollowHub, type Follower } from './followHub';
-import { parseRedisEventLogOptions, streamKeys, type RedisEventLogOptions } from './options';
+import {
+  chatKey,
+  parseRedisEventLogOptions,
+  streamKeys,
+  type RedisEventLogOptions,
+} from './options';
 import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
 import { claimStream } from './writer';
 
@@ -68,11 +73,41 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       retryable: true,
     });
 
+  const ask = <T>(promise: () => Promise<T>, what: string): Promise<T> =>
+    closed
+      ? Promise.reject(closedError())
+      : withDeadline(
+          promise(),
+          answerDeadlineMs(resolved.heartbeatMs),
+          resolved.scheduler,
+          what,
+        ).catch((error: unknown) => Promise.reject(logUnavailable(what, error)));
+  const status = async (streamId: string): Promise<StreamStatus> => {
+    const state = await ask(
+      () => commands.state(client, streamKeys(keyPrefix, streamId)),
+      'reading a stream status',
+    );
+    return state.alive === -1 ? 'unknown' : state.end >= 0 ? 'finished' : 'open';
+  };
+
   return {
-    claim(streamId: string): Observable<EventLogWriter> {
+    claim(streamId, claimOptions): Observable<EventLogWriter> {
       return defer(() =>
-        closed ? throwError(closedError) : claimStream({ options: resolved, writers }, streamId),
+        closed
+          ? throwError(closedError)
+          : claimStream({ options: resolved, writers }, streamId, claimOptions?.chatId),
       );
+    },
+
+    status,
+
+    async latest(chatId) {
+      const streamId = await ask(
+        () => commands.latest(client, chatKey(keyPrefix, chatId)),
+        "reading a chat's latest response",
+      );
+      if (streamId === undefined) return undefined;
+      return (await status(streamId)) === 'unknown' ? undefined : streamId;
     },
 
     read(streamId: string, after: number): Observable<LoggedEvent> {
@@ -81,7 +116,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
           subscriber.error(closedError());
           return;
         }
-        const invalid = checkResumePosition(streamId, after, Infinity);
+        const invalid = checkResumePosition(streamId, after, undefined);
         if (invalid) {
           subscriber.error(invalid);
           return;
@@ -98,10 +133,11 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
         ).then(
           (state) => {
             if (!active) return;
-            const pastTheEnd = checkResumePosition(streamId, after, state.len);
+            // Ahead of an open stream is fine (the follower waits); at or past a terminal is not.
+            const end = state.end >= 0 ? state.end : undefined;
+            const pastTheEnd = checkResumePosition(streamId, after, end);
             if (state.alive === -1) subscriber.error(unknownStream(streamId));
             else if (pastTheEnd) subscriber.error(pastTheEnd);
-            else if (state.end >= 0 && after >= state.end) subscriber.complete();
             else {
               follower = { streamId, keys, cursor: after, subscriber };
               hub.add(follower, state.alive === 1);

@@ -67,6 +67,20 @@ local m = redis.call('HMGET', KEYS[1], 'len', 'end')
 if not m[1] then return {-1, 0, -1} end
 return {redis.call('EXISTS', KEYS[2]), tonumber(m[1]), tonumber(m[2])}`);
 
+/**
+ * Makes a stream the chat's latest response, for as long as the stream lives. A key of its own
+ * (another cluster slot than the stream's), so not part of CLAIM. KEYS: chat. ARGV: stream id, ttlMs.
+ */
+const SET_LATEST = script(`
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`);
+
+/** Refreshes the chat key's TTL while it still names this stream. KEYS: chat. ARGV: stream id, ttlMs. */
+const TOUCH_LATEST = script(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`);
+
 /** Runs `s` on `client`; commands on one connection run in the order they were sent. */
 function run(client: RedisClientLike, s: Script, keys: string[], args: string[]): Promise<unknown> {
   return client.sendCommand(['EVAL', s.source, String(keys.length), ...keys, ...args]);
@@ -110,6 +124,14 @@ export const commands = {
     Number(await run(c, HEARTBEAT, [k.alive], [token, String(liveMs)])) === 1,
   release: (c: RedisClientLike, k: StreamKeys, token: string) =>
     run(c, RELEASE, [k.alive], [token]),
+  setLatest: (c: RedisClientLike, chat: string, streamId: string, ttlMs: number) =>
+    run(c, SET_LATEST, [chat], [streamId, String(ttlMs)]),
+  touchLatest: (c: RedisClientLike, chat: string, streamId: string, ttlMs: number) =>
+    run(c, TOUCH_LATEST, [chat], [streamId, String(ttlMs)]),
+  latest: async (c: RedisClientLike, chat: string) => {
+    const streamId = await c.sendCommand(['GET', chat]);
+    return streamId === null || streamId === undefined ? undefined : String(streamId);
+  },
   state: async (c: RedisClientLike, k: StreamKeys): Promise<StreamState> => {
     const [alive, len, end] = (await run(c, STATE, [k.meta, k.alive], [])) as number[];
     return { alive: Number(alive) as StreamState['alive'], len: Number(len), end: Number(end) };

@@ -10,7 +10,7 @@ type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 // Made at the first render, not when the module loads: a page that bundles llm-rx only to read
 // a stream then carries no markdown-it at all (a top-level `new` would keep it in the bundle).
 let parser: InstanceType<typeof MarkdownIt> | undefined;
-function markdownParser(): InstanceType<typeof MarkdownIt> {
+export function markdownParser(): InstanceType<typeof MarkdownIt> {
   if (!parser) {
     parser = new MarkdownIt({ linkify: true });
     // Only URLs with a scheme: a file name like `render.ts` is not a link (.ts is a TLD).
