@@ -46,6 +46,11 @@ export type { FromNdjsonOptions } from './source/fromNdjson';
 export type { ByteInput } from './source/byteSource';
 export { fromEvents } from './source/fromEvents';
 
+// From the AI SDK: streamText's parts (ai 6 fullStream, ai 7 stream) → StreamEvent
+export { fromAISdk } from './interop/fromAISdk';
+export type { FromAISdkOptions } from './interop/fromAISdk';
+export type { AISdkStreamPart } from './interop/aiSdkValues';
+
 // Providers: wire messages → StreamEvent
 export { detectWireFormat } from './providers/detect';
 export type { ProviderName } from './providers/detect';
@@ -128,6 +133,10 @@ export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
 export type { NodeResponseLike } from './relay/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
+// Relay: the resumable reader of llm-rx's wire (browsers and Node), reconnecting with Last-Event-ID
+export { resumableEvents } from './relay/resumableEvents';
+export type { ResumableEventsOptions, ResumableRequest } from './relay/resumableEvents';
+
 // Relay: the AI SDK UI message stream, for useChat
 export {
   toUIMessageChunks,
@@ -157,7 +166,7 @@ export type {
   TelegramTransportOptions,
 } from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
-export type { SlackTransportOptions } from './delivery/slackTransport';
+export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
 export { discordTransport } from './delivery/discordTransport';
 export type {
   DiscordMessageRef,

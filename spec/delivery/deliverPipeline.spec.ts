@@ -8,6 +8,7 @@ import { deliver } from '../../src/delivery/deliver';
 import { slackTransport } from '../../src/delivery/slackTransport';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
 import type { DeliveryReport } from '../../src/delivery/types';
+import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus } from '../helpers/corpus';
@@ -122,7 +123,13 @@ async function deliverToSlack(sse: string, settings: PipelineSettings, seed: num
       planEdits(settings),
       deliver(transport, { backoffMs: 2 }),
     );
-    return { ...run, held: api.channels.get('C1') ?? [], counts: api.counts };
+    // Unrendered edits: the transport writes the markdown as mrkdwn itself.
+    const planned = run.planned.map((edit) =>
+      edit.rendered
+        ? edit
+        : { ...edit, rendered: renderMarkdown(edit.text, 'slack', { maxLength: 40000 })[0] },
+    );
+    return { ...run, planned, held: api.channels.get('C1') ?? [], counts: api.counts };
   } finally {
     await api.close();
   }

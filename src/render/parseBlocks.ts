@@ -15,6 +15,10 @@ export function markdownParser(): InstanceType<typeof MarkdownIt> {
     parser = new MarkdownIt({ linkify: true });
     // Only URLs with a scheme: a file name like `render.ts` is not a link (.ts is a TLD).
     parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+    // Links keep their URL as the model wrote it: markdown-it would percent-encode it (and
+    // punycode its host). linkUrl still lets only absolute http(s) through.
+    parser.normalizeLink = (url) => url;
+    parser.normalizeLinkText = (text) => text;
   }
   return parser;
 }
@@ -27,8 +31,7 @@ function languageOf(info: string): string {
 
 /** A link target chat apps accept: absolute http(s) only (Telegram rejects anything else). */
 function linkUrl(href: string): string | undefined {
-  if (!href || !/^https?:\/\/[^\s<>|"]+$/i.test(href)) return undefined;
-  return href.replace(/\(/g, '%28').replace(/\)/g, '%29');
+  return href && /^https?:\/\/[^\s<>|"]+$/i.test(href) ? href : undefined;
 }
 
 /** The runs of one `inline` token: its children with their marks, outermost first. */

@@ -59,6 +59,8 @@ const RenderMarkdownOptions = z.object({
  * - `discord`: markdown as Discord renders it (headings keep `#`). `plain`: the visible text.
  * - Tables become a monospace block, columns padded by display width (CJK, emoji: two columns).
  *   Headings become a bold line. Lists get `•` or their number.
+ * - Links keep their URL as the model wrote it (parentheses, non-ASCII, query strings: nothing
+ *   percent-encoded); only absolute http(s) URLs become links, others keep just their text.
  * - A longer text becomes several messages, split between blocks where it can; a block too long
  *   for one message is split at a line break or space (else hard, never inside a surrogate
  *   pair): its marks close and reopen, a code block closes and reopens with its language.
