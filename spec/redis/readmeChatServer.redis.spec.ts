@@ -5,7 +5,13 @@ import {
   type RedisServer,
   type TestClient,
 } from '../helpers/redisServer';
-import { chatClient, fakeModel, readUIAnswer, userMessage } from '../relay/chatServerHelpers';
+import {
+  chatClient,
+  fakeModel,
+  openUIAnswer,
+  readUIAnswer,
+  userMessage,
+} from '../relay/chatServerHelpers';
 
 // The README's useChat server on two nodes sharing one Redis (examples/web/server/
 // redisChatNode.ts, shown verbatim in the README): a turn and a resume may land on either node.
@@ -53,7 +59,9 @@ function body(server: () => RedisServer) {
     const nothing = await b.resume('chat-s');
     expect([nothing.status, await nothing.text()]).toEqual([204, '']);
     model.hold();
-    const reading = readUIAnswer(await a.turn('chat-s', [userMessage('u1', 'wait for it')]));
+    const turn = openUIAnswer(await a.turn('chat-s', [userMessage('u1', 'wait for it')]));
+    await turn.started; // the user saw the first words, then reloads (on another node)
+    const reading = turn.done;
     const resumed = await b.resume('chat-s');
     expect(resumed.status).toBe(200);
     const resuming = readUIAnswer(resumed);

@@ -1,3 +1,4 @@
+import { firstValueFrom } from 'rxjs';
 import fc from 'fast-check';
 import { LlmRxError } from '../../src/errors';
 import { redisEventLog } from '../../src/redis';
@@ -107,6 +108,36 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     });
   });
 
+  it('a chat key names the latest response for as long as that stream lives', async () => {
+    const ttlLog = redisEventLog({
+      client,
+      keyPrefix: 'chat-ttl:',
+      ttlSeconds: 1,
+      heartbeatMs: 200,
+    });
+    const [first, second] = [freshId(), freshId()];
+    const one = await firstValueFrom(ttlLog.claim(first, { chatId: 'c' }));
+    expect([await ttlLog.latest('c'), await ttlLog.status(first)]).toEqual([first, 'open']);
+    one.append({ type: 'completed' });
+    one.release();
+    const two = await firstValueFrom(ttlLog.claim(second, { chatId: 'c' }));
+    two.append({ type: 'completed' });
+    two.release();
+    expect(await eventually(async () => (await ttlLog.status(second)) === 'finished')).toBe(true);
+    expect([await ttlLog.latest('c'), await ttlLog.latest('other')]).toEqual([second, undefined]);
+    const chatTtl = Number(await client.sendCommand(['PTTL', 'chat-ttl:chat:{c}:latest']));
+    expect(chatTtl > 0 && chatTtl <= 1000).toBe(true);
+    // Gone with its stream: latest then names nothing.
+    expect(
+      await eventually(
+        async () =>
+          (await ttlLog.latest('c')) === undefined && (await ttlLog.status(second)) === 'unknown',
+      ),
+    ).toBe(true);
+    await ttlLog.close();
+    await expect(ttlLog.latest('c')).rejects.toMatchObject({ code: 'log-unavailable' });
+  });
+
   it('stores one Redis Stream per id, positions as entry ids and fields, with the TTL set on write', async () => {
     const ttlLog = redisEventLog({ client, keyPrefix: 'ttl:', ttlSeconds: 1, heartbeatMs: 200 });
     const id = freshId();
@@ -145,6 +176,21 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
       end: 'complete',
     });
     await trimLog.close();
+  });
+
+  it("an append refreshes the recorder's liveness key (a burst never hides its heartbeat)", async () => {
+    const slowBeat = redisEventLog({ client, keyPrefix: 'beat:', heartbeatMs: 10_000 });
+    const id = freshId();
+    const writer = await claim(slowBeat, id);
+    await sleep(300); // at least 300 ms of the 15 s liveness pass; no heartbeat is due yet
+    const before = Number(await client.sendCommand(['PTTL', `beat:{${id}}:alive`]));
+    writer.append({ type: 'text-delta', id: 't', delta: 'x' });
+    const after = Number(await client.sendCommand(['PTTL', `beat:{${id}}:alive`]));
+    expect(before).toBeLessThanOrEqual(14_700);
+    expect(after).toBeGreaterThan(before);
+    writer.append({ type: 'completed' });
+    writer.release();
+    await slowBeat.close();
   });
 
   it('ends followers with producer-lost after every stored event when the recorder stops refreshing', async () => {

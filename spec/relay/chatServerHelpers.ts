@@ -61,23 +61,52 @@ export interface UIAnswer {
 }
 
 /** Reads a UI message stream response whole (data: lines, `[DONE]` last). */
-export async function readUIAnswer(response: Response): Promise<UIAnswer> {
+export function readUIAnswer(response: Response): Promise<UIAnswer> {
+  return openUIAnswer(response).done;
+}
+
+/**
+ * Reads a UI message stream response as it comes: `started` resolves at its first text delta
+ * (the response was recorded by then), `done` with the whole answer. A read cut short (a test
+ * that failed first) rejects `done` without an unhandled rejection.
+ */
+export function openUIAnswer(response: Response): {
+  started: Promise<void>;
+  done: Promise<UIAnswer>;
+} {
   const answer: UIAnswer = { status: response.status, text: '' };
-  const body = await response.text();
-  for (const frame of body.split('\n\n')) {
-    const data = frame.replace(/^data: /, '');
-    if (data === '' || data === '[DONE]') continue;
-    const chunk = JSON.parse(data) as {
-      type: string;
-      delta?: string;
-      messageId?: string;
-      finishReason?: string;
-    };
-    if (chunk.type === 'start') answer.messageId = chunk.messageId;
-    if (chunk.type === 'text-delta') answer.text += chunk.delta;
-    if (chunk.type === 'finish') answer.finishReason = chunk.finishReason;
-  }
-  return answer;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    let held = '';
+    const reader = response.body!.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      held += decoder.decode(read.value, { stream: true });
+      const frames = held.split('\n\n');
+      held = frames.pop() ?? '';
+      for (const frame of frames) {
+        const data = frame.replace(/^data: /, '');
+        if (data === '' || data === '[DONE]') continue;
+        const chunk = JSON.parse(data) as {
+          type: string;
+          delta?: string;
+          messageId?: string;
+          finishReason?: string;
+        };
+        if (chunk.type === 'start') answer.messageId = chunk.messageId;
+        if (chunk.type === 'text-delta') {
+          answer.text += chunk.delta;
+          markStarted();
+        }
+        if (chunk.type === 'finish') answer.finishReason = chunk.finishReason;
+      }
+    }
+    markStarted();
+    return answer;
+  })();
+  done.catch(() => undefined);
+  return { started, done };
 }
 
 /** Starts `server` on 127.0.0.1 and answers its base URL. */

@@ -1,4 +1,4 @@
-import { Subject, concat, defer, from, NEVER } from 'rxjs';
+import { Subject, concat, defer, from, NEVER, type SchedulerLike } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
 import { followLog } from '../../src/relay/followLog';
 import { memoryEventLog } from '../../src/relay/memoryEventLog';
@@ -130,5 +130,69 @@ describe('memoryEventLog with recordTo and followLog', () => {
     source.next(done);
     expect(first).toEqual([hel, lo, done]);
     expect(second).toEqual([hel, lo, done]);
+  });
+});
+
+describe('memoryEventLog TTLs, without a timer of its own', () => {
+  /** A clock the test moves; the log never schedules on it (schedule throws). */
+  function manualClock() {
+    let now = 0;
+    return {
+      scheduler: {
+        now: () => now,
+        schedule: () => {
+          throw new Error('memoryEventLog scheduled a timer');
+        },
+      } as unknown as SchedulerLike,
+      advance: (ms: number) => (now += ms),
+    };
+  }
+
+  it('a finished stream, and its chat pointer, stay until ttlMs after the terminal, then are gone', async () => {
+    const clock = manualClock();
+    const log = memoryEventLog({ ttlMs: 100, scheduler: clock.scheduler });
+    await collect(from([hel, done]).pipe(recordTo(log, 'r1', { chatId: 'c' })));
+    clock.advance(99);
+    expect([await log.status('r1'), await log.latest('c')]).toEqual(['finished', 'r1']);
+    expect(await collect(followLog(log, 'r1'))).toEqual([hel, done]);
+    clock.advance(1);
+    expect([await log.status('r1'), await log.latest('c')]).toEqual(['unknown', undefined]);
+    expect(await collect(followLog(log, 'r1'))).toEqual([
+      expect.objectContaining({
+        type: 'failed',
+        error: expect.objectContaining({ code: 'unknown-stream' }),
+      }),
+    ]);
+    // The id is free again once forgotten.
+    expect(await collect(from([lo, done]).pipe(recordTo(log, 'r1')))).toEqual([lo, done]);
+  });
+
+  it('an open stream never expires; a chat names its newest response, an older one keeps its own TTL', async () => {
+    const clock = manualClock();
+    const log = memoryEventLog({ ttlMs: 10, scheduler: clock.scheduler });
+    const open = new Subject<StreamEvent>();
+    const recording = open.pipe(recordTo(log, 'long', { chatId: 'c' })).subscribe();
+    open.next(hel);
+    clock.advance(1000);
+    expect([await log.status('long'), await log.latest('c')]).toEqual(['open', 'long']);
+    await collect(from([done]).pipe(recordTo(log, 'newer', { chatId: 'c' })));
+    expect(await log.latest('c')).toBe('newer');
+    open.next(done);
+    clock.advance(10);
+    expect([await log.status('long'), await log.status('newer'), await log.latest('c')]).toEqual([
+      'unknown',
+      'unknown',
+      undefined,
+    ]);
+    recording.unsubscribe();
+  });
+
+  it('recordTo rejects a bad chatId and unknown options at once', () => {
+    expect(() => recordTo(memoryEventLog(), 'x', { chatId: '' })).toThrow(
+      expect.objectContaining({ code: 'invalid-options' }),
+    );
+    expect(() => recordTo(memoryEventLog(), 'x', { chat: 'c' } as never)).toThrow(
+      expect.objectContaining({ code: 'invalid-options' }),
+    );
   });
 });

@@ -2,7 +2,14 @@ import type { Server } from 'node:http';
 import { chatRoutes } from '../../examples/web/server/chatRoutes';
 import { chatServer } from '../../examples/web/server/nodeServer';
 import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { chatClient, fakeModel, listen, readUIAnswer, userMessage } from './chatServerHelpers';
+import {
+  chatClient,
+  fakeModel,
+  listen,
+  openUIAnswer,
+  readUIAnswer,
+  userMessage,
+} from './chatServerHelpers';
 
 // The README's useChat server (examples/web/server/chatRoutes.ts + nodeServer.ts, which the
 // README shows verbatim) on one process with memoryEventLog.
@@ -44,8 +51,9 @@ describe("the README's useChat server, on memoryEventLog", () => {
     const nothing = await client.resume('chat-b');
     expect([nothing.status, await nothing.text()]).toEqual([204, '']);
     model.hold();
-    const turn = await client.turn('chat-b', [userMessage('u1', 'wait for it')]);
-    const reading = readUIAnswer(turn);
+    const turn = openUIAnswer(await client.turn('chat-b', [userMessage('u1', 'wait for it')]));
+    await turn.started; // the user saw the first words, then reloads
+    const reading = turn.done;
     // The response is open (the model holds its answer): a reload resumes it.
     expect(await log.status((await log.latest('chat-b'))!)).toBe('open');
     const resumed = await client.resume('chat-b');

@@ -5,7 +5,7 @@ import type { LoggedEvent } from '../relay/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
 import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
 import { pastTheEnd, unknownStream } from '../relay/logErrors';
-import { openConnection } from './followConnection';
+import { createReader, wakeReader, type Reader } from './followConnection';
 import { parseEntry, producerLost, trimmedError } from './streamEntries';
 
 /** One subscribed read: the last seq it received and where the rest goes. */
@@ -22,18 +22,6 @@ interface FollowedStream {
   readonly followers: Set<Follower>;
   lastActivityAt: number;
   lastCheckAt: number;
-}
-
-interface Reader {
-  readonly connection: RedisClientLike;
-  clientId?: string;
-  /** Set while an XREAD BLOCK is in flight; `woken` once a CLIENT UNBLOCK was sent for it. */
-  blocked: boolean;
-  woken: boolean;
-  /** Destroyed only once connected: node-redis cannot abort a connect in progress. */
-  connected: boolean;
-  /** Set when the log lets the connection go: it must not reconnect any more. */
-  stopped: boolean;
 }
 
 /** The reading side of a log, see {@link createFollowHub}. */
@@ -229,21 +217,6 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
     }
   };
 
-  const wake = (current: Reader, attempts: number) => {
-    if (!current.blocked || current.woken || !current.clientId || attempts === 0) return;
-    current.woken = true;
-    client.sendCommand(['CLIENT', 'UNBLOCK', current.clientId]).then(
-      (unblocked) => {
-        // 0: the XREAD had not reached Redis yet (it travels on another connection); try again.
-        if (Number(unblocked) === 0 && reader === current && current.blocked) {
-          current.woken = false;
-          wake(current, attempts - 1);
-        }
-      },
-      () => undefined, // without CLIENT UNBLOCK a new follower waits for the block timeout
-    );
-  };
-
   return {
     add(follower, producerAlive) {
       let stream = streams.get(follower.streamId);
@@ -261,16 +234,12 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
       }
       stream.followers.add(follower);
       if (!reader) {
-        const created: Reader = {
-          connection: openConnection(client, maxReconnectAttempts, () => created.stopped),
-          blocked: false,
-          woken: false,
-          connected: false,
-          stopped: false,
-        };
-        reader = created;
+        reader = createReader(client, maxReconnectAttempts);
         void run(reader);
-      } else wake(reader, 5);
+      } else {
+        const current = reader;
+        wakeReader(client, current, 5, () => reader === current);
+      }
     },
     remove(follower) {
       detach(follower);

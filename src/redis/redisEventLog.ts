@@ -27,8 +27,13 @@ import { claimStream } from './writer';
  *   Stream (entry `0-<seq + 1>`, fields `seq` and `event`), `…:meta` (owner, length, end), `…:alive`
  *   (the recorder's liveness key). Every write refreshes the TTL (`ttlSeconds`); `maxLen` trims.
  * - `claim` is one Lua script: of two recorders racing on one id exactly one wins; the other gets
- *   `stream-exists`, also while a finished stream is kept (positions never restart).
- * - The recorder refreshes its liveness key every `heartbeatMs` (it lives 1.5 ×); a follower
+ *   `stream-exists`, also while a finished stream is kept (positions never restart). With a
+ *   `chatId`, the winner then sets `…chat:{chatId}:latest` to its stream id (a key of its own:
+ *   another cluster slot), refreshed by the terminal; `latest` reads it and checks the stream.
+ * - A follower may join at any time and from any position: ahead of an open stream it waits;
+ *   at or past a finished stream's terminal it errors `invalid-last-event-id`.
+ * - The recorder refreshes its liveness key every `heartbeatMs` (it lives 1.5 ×), and every
+ *   append refreshes it too (a heartbeat queued behind a burst of appends is no death); a follower
  *   whose stream goes quiet checks it every `heartbeatMs / 2`, and when it lapsed delivers every
  *   stored event, then errors `producer-lost` (retryable): within 2 × `heartbeatMs` plus a round trip.
  * - Followers of one log share ONE connection the log opens (`client.duplicate()`, RESP2, a
@@ -51,8 +56,9 @@ import { claimStream } from './writer';
  * import { redisEventLog } from 'llm-rx/redis';
  * const client = await createClient({ url: process.env.REDIS_URL }).on('error', console.error).connect();
  * const log = redisEventLog({ client });
- * events$.pipe(recordTo(log, chatId)).subscribe();               // the node that calls the model
- * toSseResponse(followLog(log, chatId, { after }), { startAt: after + 1 }); // any node
+ * events$.pipe(recordTo(log, responseId, { chatId })).subscribe(onFailed); // the node that calls the model
+ * const id = await log.latest(chatId);                                       // any node, after a reload
+ * toSseResponse(followLog(log, responseId, { after }), { startAt: after + 1 }); // any node
  * ```
  * @param options.client A connected node-redis 5 client.
  * @param options.keyPrefix Prefix of every key. @defaultValue `'llm-rx:'`

@@ -28,8 +28,9 @@ return 1`);
 
 /**
  * Appends one event as entry `0-<seq + 1>` and refreshes the TTLs; 0 when the caller no longer
- * owns the stream. KEYS: meta, events. ARGV: token, seq, event JSON, ttlMs, maxLen (0: none),
- * terminal (1/0).
+ * owns the stream. An append is a sign of life too: it refreshes the liveness key it holds, so a
+ * recorder whose heartbeat waits behind a burst of its own appends never looks dead. KEYS: meta,
+ * events, alive. ARGV: token, seq, event JSON, ttlMs, maxLen (0: none), terminal (1/0), livenessMs.
  */
 const APPEND = script(`
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
@@ -44,6 +45,9 @@ redis.call('HSET', KEYS[1], 'len', seq + 1)
 if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'end', seq) end
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if ARGV[6] ~= '1' and redis.call('GET', KEYS[3]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[3], ARGV[7])
+end
 return 1`);
 
 /** Refreshes the liveness key while the caller owns it (0 when it lapsed). KEYS: alive. ARGV: token, livenessMs. */
@@ -111,13 +115,22 @@ export const commands = {
     ttlMs: number,
     maxLen: number,
     terminal: boolean,
+    liveMs: number,
   ) =>
     Number(
       await run(
         c,
         APPEND,
-        [k.meta, k.events],
-        [token, String(seq), json, String(ttlMs), String(maxLen), terminal ? '1' : '0'],
+        [k.meta, k.events, k.alive],
+        [
+          token,
+          String(seq),
+          json,
+          String(ttlMs),
+          String(maxLen),
+          terminal ? '1' : '0',
+          String(liveMs),
+        ],
       ),
     ) === 1,
   heartbeat: async (c: RedisClientLike, k: StreamKeys, token: string, liveMs: number) =>

@@ -139,6 +139,7 @@ function createWriter(
           ttlSeconds * 1000,
           maxLen ?? 0,
           terminal,
+          livenessMs,
         ),
         `redisEventLog: the stream "${streamId}" is no longer held by this recorder (it expired or was deleted); record again under a new id`,
       );
