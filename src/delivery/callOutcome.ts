@@ -2,6 +2,7 @@ import type { QueuedCall } from './deliveryQueue';
 import type {
   DeliveryFailedReport,
   DeliveryWarning,
+  DeliveryWarningReport,
   EditedReport,
   FinishedReport,
   RetryingReport,
@@ -40,6 +41,40 @@ export function decideAfterFailure(
   return waitsRetryAfter
     ? { kind: 'retry', delayMs: retryAfterMs, reason: 'retry-after', counted: false }
     : { kind: 'retry', delayMs: backoffMs * 2 ** (failures - 1), reason: 'backoff', counted: true };
+}
+
+/**
+ * Whether the platform may have acted on a failed call (`ambiguous`, else a 5xx `status`): a
+ * retry of it may show twice.
+ */
+export function isAmbiguous(thrown: unknown): boolean {
+  const { ambiguous, status } = (thrown ?? {}) as Record<string, unknown>;
+  if (typeof ambiguous === 'boolean') return ambiguous;
+  return typeof status === 'number' && status >= 500;
+}
+
+/** The `warning` report of a call that goes out again although it may have gone through. */
+export function possibleDuplicateReport(call: QueuedCall, thrown: unknown): DeliveryWarningReport {
+  return {
+    type: 'warning',
+    code: 'possible-duplicate',
+    message: call.message,
+    op: call.op,
+    attempt: call.attempt,
+    detail: `deliver: the ${call.op} of message ${call.message} may have gone through before it failed (${describeFailure(thrown)}); it is tried again, and the chat may show it twice.`,
+  };
+}
+
+/** The `warning` report of a call the ledger did not record. */
+export function ledgerWriteFailedReport(call: QueuedCall, thrown: unknown): DeliveryWarningReport {
+  return {
+    type: 'warning',
+    code: 'ledger-write-failed',
+    message: call.message,
+    op: call.op,
+    attempt: call.attempt,
+    detail: `deliver: the ${call.op} of message ${call.message} went through, but the ledger did not record it (${describeFailure(thrown)}); a restart may repeat it.`,
+  };
 }
 
 /** The `sent` / `edited` / `finished` report of a call that went through. */

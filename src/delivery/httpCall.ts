@@ -20,8 +20,9 @@ export interface PostJsonOptions {
 
 /**
  * POSTs `payload` as JSON and reads the answer. A request that never got an answer (connection
- * refused, reset, DNS) rejects with a retryable {@link DeliveryError}; its message never holds
- * the secret, even when the URL does.
+ * refused, reset, DNS) rejects with a retryable {@link DeliveryError}, `ambiguous` unless the
+ * connection was never made (refused, name not found); its message never holds the secret,
+ * even when the URL does.
  */
 export async function postJson(
   url: string,
@@ -39,7 +40,8 @@ export async function postJson(
   } catch (error) {
     if (options.signal.aborted) throw error;
     const why = causeChain(error);
-    throw new DeliveryError(scrub(`${options.label}: the request failed (${why})`, options.secret));
+    const failure = scrub(`${options.label}: the request failed (${why})`, options.secret);
+    throw new DeliveryError(failure, { ambiguous: !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(why) });
   }
   const text = await response.text();
   let body: unknown;

@@ -109,4 +109,56 @@ export type DeliveryReport =
   | FinishedReport
   | RetryingReport
   | SupersededReport
-  | DeliveryFailedReport;
+  | DeliveryFailedReport
+  | ResumedReport
+  | DeliveryWarningReport;
+
+/**
+ * What a ledger holds for one message of one reply: the platform's ref, the last text the
+ * platform acknowledged, and whether the message was finished. `ref` must survive JSON (a
+ * message id, a `ts`, a plain object).
+ */
+export interface LedgerEntry {
+  message: number;
+  ref: unknown;
+  text: string;
+  finished: boolean;
+}
+
+/**
+ * Where `deliver` keeps its delivery state so that a new process can pick a reply up where a
+ * dead one left it: `memoryLedger()` (one process), `redisLedger(…)` from `llm-rx/redis`.
+ * `write` replaces one message's entry under `key`; `read` returns every entry under `key`.
+ */
+export interface DeliveryLedger {
+  read(key: string): PromiseLike<LedgerEntry[]>;
+  write(key: string, entry: LedgerEntry): PromiseLike<unknown>;
+}
+
+/**
+ * A reply's earlier delivery, found in the ledger: the first text this run saw for `message`
+ * (sent by an earlier run) and what the ledger said. Texts it already holds are not sent again.
+ */
+export interface ResumedReport {
+  type: 'resumed';
+  message: number;
+  /** The last text the platform acknowledged in the earlier run. */
+  text: string;
+  finished: boolean;
+}
+
+/**
+ * Something the user should know, with the delivery going on: `possible-duplicate` (a call
+ * whose outcome is unknown — a timeout, a reset connection, a 5xx — is retried, and the
+ * platform may already have acted on it: a message may show twice) or `ledger-write-failed`
+ * (the call went through, but the ledger did not record it: a restart may repeat it).
+ */
+export interface DeliveryWarningReport {
+  type: 'warning';
+  code: Extract<WarningCode, 'possible-duplicate' | 'ledger-write-failed'>;
+  message: number;
+  op: 'send' | 'edit' | 'finish';
+  attempt: number;
+  /** What happened, for a person (never a token or a whole payload). */
+  detail: string;
+}
