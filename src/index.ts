@@ -138,6 +138,7 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/deliveryError';
+export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
 export type { TelegramTransportOptions } from './delivery/telegramTransport';
@@ -145,11 +146,15 @@ export { slackTransport } from './delivery/slackTransport';
 export type { SlackTransportOptions } from './delivery/slackTransport';
 export type {
   DeliveryFailedReport,
+  DeliveryLedger,
   DeliveryReport,
   DeliveryTransport,
   DeliveryWarning,
+  DeliveryWarningReport,
   EditedReport,
   FinishedReport,
+  LedgerEntry,
+  ResumedReport,
   RetryingReport,
   SentReport,
   SupersededReport,
