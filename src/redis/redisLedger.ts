@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { DeliveryLedger, LedgerEntry } from '../delivery/types';
+import type { DeliveryLedger, LedgerEntry } from '../delivery/ledger';
 import { LlmRxError } from '../errors';
 import { parseOptions } from '../internal/options';
 import type { RedisClientLike } from './options';
