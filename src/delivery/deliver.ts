@@ -57,6 +57,15 @@ export type { DeliverOptions } from './deliverOptions';
  *   calls:   -a-b-xcy       x = finish 0 "AB" (c closed message 0), y = finish 1 "C" (completion)
  *   result:  --s-e-ft(g|)   f, g = finished (marbles/deliver/finish-once-per-message.marble)
  *   ```
+ * - With `ledger` and `key`: the ledger is read before the first call (texts arriving meanwhile
+ *   wait); each call that went through is written to it (ref, text, finished) before its
+ *   report, in the same call slot. A message the ledger holds is known: texts it already holds
+ *   make no call, a newer one edits it with the stored ref, a finished one is not finished
+ *   again; one `resumed` report per such message. An unreadable ledger fails the output
+ *   (`delivery-failed`) before any call; a failed write is a `warning` `ledger-write-failed`.
+ *   (marbles/deliver/ledger-*.marble)
+ * - A failure that may have reached the platform (`ambiguous`, or a 5xx `status`) is retried
+ *   like any other, after a `warning` report `possible-duplicate`.
  * - A transport that throws, or returns something that is not a Promise, is a
  *   `delivery-failed` report for that call, never an unhandled rejection.
  * - Completes when the source completed and the last call settled; a source error is passed
