@@ -1,3 +1,4 @@
+import { LlmRxError } from '../errors';
 import type { QueuedCall } from './deliveryQueue';
 import type {
   DeliveryFailedReport,
@@ -5,6 +6,8 @@ import type {
   DeliveryWarningReport,
   EditedReport,
   FinishedReport,
+  LedgerEntry,
+  ResumedReport,
   RetryingReport,
   SentReport,
 } from './types';
@@ -149,4 +152,26 @@ export function describeFailure(thrown: unknown): string {
   const message = (thrown as { message?: unknown } | null | undefined)?.message;
   const text = typeof message === 'string' ? message : String(thrown);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** The `resumed` report of a message an earlier run delivered. */
+export function resumedReport({ message, text, finished }: LedgerEntry): ResumedReport {
+  return { type: 'resumed', message, text, finished };
+}
+
+/** The error of a ledger that could not be read: nothing is sent, so nothing is sent twice. */
+export function ledgerUnreadable(key: string, thrown: unknown): LlmRxError {
+  return new LlmRxError(
+    'delivery-failed',
+    `deliver: the ledger could not be read for key "${key}" (${describeFailure(thrown)}); nothing was sent, so that nothing is sent twice.`,
+  );
+}
+
+/** Runs `fn`, catching a synchronous throw (a ledger that throws instead of rejecting). */
+export function attempt<T>(fn: () => T): { value: T } | { thrown: unknown } {
+  try {
+    return { value: fn() };
+  } catch (thrown) {
+    return { thrown };
+  }
 }

@@ -1,17 +1,19 @@
 import { from, type OperatorFunction, type Subscription } from 'rxjs';
 import type { MessageEdit } from '../channels/messageEditPlanner';
-import { LlmRxError } from '../errors';
 import { createOperator } from '../internal/createOperator';
 import {
   decideAfterFailure,
   deliveredReport,
   describeFailure,
   failedReport,
+  attempt,
   isAmbiguous,
   isPromiseLike,
   kindOf,
+  ledgerUnreadable,
   ledgerWriteFailedReport,
   possibleDuplicateReport,
+  resumedReport,
   retryingReport,
 } from './callOutcome';
 import { parseDeliverOptions, type DeliverOptions } from './deliverOptions';
@@ -238,7 +240,7 @@ export function deliver<Ref>(
 
     const take = (edit: MessageEdit) => {
       const resumed = queue.takeResumed(edit.message);
-      if (resumed) subscriber.next({ type: 'resumed', ...resumedFields(resumed) });
+      if (resumed) subscriber.next(resumedReport(resumed));
       const replaced = queue.push(edit);
       if (replaced) supersede(replaced);
     };
@@ -253,13 +255,7 @@ export function deliver<Ref>(
         waiting.forEach(take);
         pump();
       };
-      const unreadable = (thrown: unknown) =>
-        subscriber.error(
-          new LlmRxError(
-            'delivery-failed',
-            `deliver: the ledger could not be read for key "${key}" (${describeFailure(thrown)}); nothing was sent, so that nothing is sent twice.`,
-          ),
-        );
+      const unreadable = (thrown: unknown) => subscriber.error(ledgerUnreadable(key!, thrown));
       const read = attempt(() => ledger.read(key!));
       if ('thrown' in read) unreadable(read.thrown);
       else if (!isPromiseLike(read.value)) restore(read.value);
@@ -293,14 +289,3 @@ export function deliver<Ref>(
     };
   });
 }
-
-/** Runs `fn`, catching a synchronous throw (a ledger that throws instead of rejecting). */
-function attempt<T>(fn: () => T): { value: T } | { thrown: unknown } {
-  try {
-    return { value: fn() };
-  } catch (thrown) {
-    return { thrown };
-  }
-}
-
-const resumedFields = ({ message, text, finished }: LedgerEntry) => ({ message, text, finished });
