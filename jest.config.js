@@ -5,7 +5,10 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
+    // ESM-only packages (the AI SDK 7 as `ai7`, and zod's .js files it imports) to CommonJS.
+    '/node_modules/(ai7|zod)/.+\\.js$': '<rootDir>/spec/helpers/esmPackageTransform.js',
   },
+  transformIgnorePatterns: ['^(?!.*/node_modules/(ai7|zod)/).*/node_modules/'],
   globalSetup: '<rootDir>/spec/helpers/globalSetup.ts',
   setupFilesAfterEnv: ['<rootDir>/spec/helpers/setup.ts'],
   testTimeout: 60000,

@@ -48,6 +48,13 @@ describe('src/ structure', () => {
     expect(offenders.map(({ name }) => name)).toEqual([]);
   });
 
+  it('nothing in src imports the AI SDK (its parts and chunks are read by their shape)', () => {
+    const offenders = files.filter(({ text }) =>
+      importsOf(text).some((path) => /^(ai|ai7)(\/|$)|^@ai-sdk\//.test(path)),
+    );
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+
   it('only src/redis imports the optional redis client', () => {
     const offenders = files
       .filter(({ name }) => !name.startsWith('redis/'))

@@ -13,9 +13,12 @@
  * - `provider-error`: the provider reported an error inside the stream without a code of its own.
  * - `unknown-provider`: the wire format could not be detected and no `provider` was given.
  * - `stalled`: no event arrived for `idleTimeoutMs`.
- * - `deadline`: the stream ran past `deadlineMs`.
- * - `aborted`: the caller's AbortSignal fired, or a body read rejected with an `AbortError`
- *   (the request's own fetch signal); ends as `incomplete`, reason `aborted`.
+ * - `deadline`: the stream ran past `deadlineMs`, or the request's `AbortSignal.timeout()` fired
+ *   (retryable).
+ * - `aborted`: the caller's AbortSignal fired, or the request's own fetch signal aborted the
+ *   body read (whatever its reason); ends as `incomplete`, reason `aborted`.
+ * - `body-used`: the body was already read (a second subscribe to the same Response): a body
+ *   can be read once; share the Observable instead (not retryable).
  * - `invalid-options`: an operator or function was given options it cannot use.
  * - `incomplete-turn`: a turn carried nothing a user could receive (see `assertTurn`).
  * - `stream-exists`: an event log already holds a stream under that id (recordTo).
@@ -39,6 +42,7 @@ export type ErrorCode =
   | 'stalled'
   | 'deadline'
   | 'aborted'
+  | 'body-used'
   | 'invalid-options'
   | 'incomplete-turn'
   | 'stream-exists'
@@ -134,4 +138,14 @@ export function isLlmRxError(error: unknown): error is LlmRxError {
       error.name === 'LlmRxError' &&
       typeof (error as LlmRxError).code === 'string')
   );
+}
+
+/**
+ * The error for an aborted signal, from its `reason`: `deadline` (retryable) when it is
+ * `AbortSignal.timeout()`'s TimeoutError, else `aborted` (whatever reason the caller gave).
+ */
+export function abortError(reason: unknown): LlmRxError {
+  return (reason as { name?: unknown } | null)?.name === 'TimeoutError'
+    ? new LlmRxError('deadline', "The request's AbortSignal.timeout() fired.", { retryable: true })
+    : new LlmRxError('aborted', 'The caller aborted the stream.');
 }

@@ -46,6 +46,11 @@ export type { FromNdjsonOptions } from './source/fromNdjson';
 export type { ByteInput } from './source/byteSource';
 export { fromEvents } from './source/fromEvents';
 
+// From the AI SDK: streamText's parts (ai 6 fullStream, ai 7 stream) → StreamEvent
+export { fromAISdk } from './interop/fromAISdk';
+export type { FromAISdkOptions } from './interop/fromAISdk';
+export type { AISdkStreamPart } from './interop/aiSdkValues';
+
 // Providers: wire messages → StreamEvent
 export { detectWireFormat } from './providers/detect';
 export type { ProviderName } from './providers/detect';
@@ -95,6 +100,8 @@ export { channel } from './channels/channel';
 export type { ChannelOverrides } from './channels/channel';
 export { channelNames, channelPresets } from './channels/presets';
 export type { ChannelName, ChannelPreset } from './channels/presets';
+export { platformLimits } from './platforms';
+export type { PlatformLimit, PlatformName } from './platforms';
 export { toMessageEdits } from './channels/toMessageEdits';
 export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
 
@@ -111,11 +118,24 @@ export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStre
 export { memoryEventLog } from './relay/memoryEventLog';
 export type { MemoryEventLogOptions } from './relay/memoryEventLog';
 export { recordTo } from './relay/recordTo';
+export type { RecordToOptions } from './relay/recordTo';
 export { followLog } from './relay/followLog';
 export type { FollowLogOptions } from './relay/followLog';
 export { parseLastEventId } from './relay/lastEventId';
-export type { EventLog, EventLogWriter, LoggedEvent } from './relay/eventLog';
+export type {
+  ClaimOptions,
+  EventLog,
+  EventLogWriter,
+  LoggedEvent,
+  StreamStatus,
+} from './relay/eventLog';
+export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
+export type { NodeResponseLike } from './relay/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
+
+// Relay: the resumable reader of llm-rx's wire (browsers and Node), reconnecting with Last-Event-ID
+export { resumableEvents } from './relay/resumableEvents';
+export type { ResumableEventsOptions, ResumableRequest } from './relay/resumableEvents';
 
 // Relay: the AI SDK UI message stream, for useChat
 export {
@@ -141,9 +161,13 @@ export { DeliveryError } from './delivery/deliveryError';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
-export type { TelegramTransportOptions } from './delivery/telegramTransport';
+export type {
+  TelegramRef,
+  TelegramTransport,
+  TelegramTransportOptions,
+} from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
-export type { SlackTransportOptions } from './delivery/slackTransport';
+export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
 export type {
   DeliveryFailedReport,
   DeliveryLedger,

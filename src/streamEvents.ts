@@ -35,7 +35,10 @@ export interface StreamEventsOptions {
   idleTimeoutMs?: number;
   /** Fail with `deadline` past this many ms. @defaultValue no deadline */
   deadlineMs?: number;
-  /** Aborting it ends the stream with `incomplete` `aborted` and cancels the body. */
+  /**
+   * Aborting it ends the stream with `incomplete` `aborted` and cancels the body;
+   * `AbortSignal.timeout()` ends it with `failed` `deadline` (retryable).
+   */
   signal?: AbortSignal;
   /** Most characters one line or event may hold. @defaultValue 1 MiB */
   maxBufferSize?: number;
@@ -86,8 +89,13 @@ const DETECTION_WINDOW = 8;
  * - A final event cut off by EOF that is not complete JSON → `warning` `truncated-event`.
  * - An empty body (no event, only blank lines or SSE comments) → `failed` `stream-closed`,
  *   retryable, saying the body was empty — whether or not `provider` was given.
- * - The request's own fetch signal aborting the body read → `incomplete` `aborted`, the text
- *   so far already delivered (as with `signal`).
+ * - The request's own fetch signal aborting the body read → `incomplete` `aborted` whatever
+ *   its reason (`ac.abort()`, `ac.abort(new Error('stop'))`), and `AbortSignal.timeout()` →
+ *   `failed` `deadline` (retryable); the text so far is already delivered in both (the same for
+ *   `signal`). A network failure stays `failed` `stream-error` (retryable).
+ * - A body can be read once: subscribing twice to the same `Response` (or passing one whose
+ *   body was read) → `failed` `body-used`, not retryable. Give one stream to several
+ *   subscribers with `share()`.
  * - `input` that is not a body (`undefined`, `null`, a number, a string) throws
  *   `invalid-options` at the call.
  *

@@ -71,10 +71,15 @@ export function repeatsHeader(table: InputTable, maxChars: number): boolean {
   return table.header !== null && (table.header.length + 1) * 2 <= maxChars;
 }
 
-/** True when every row of `table` fits in one block (beside the header when that is repeated). */
-export function rowsFit(table: InputTable, maxChars: number): boolean {
-  const room = repeatsHeader(table, maxChars) ? maxChars - table.header!.length - 1 : maxChars;
-  return table.rows.every((row) => row.text.length <= room);
+/**
+ * True when a block holding `table`'s rows from `start` on should begin with its header: the
+ * header is repeated at `maxChars` and fits beside the (rest of the) row at `start`. When it
+ * does not, the block goes without it rather than cut that row.
+ */
+export function headerFitsBeside(table: InputTable, start: number, maxChars: number): boolean {
+  const row = table.rows.find((candidate) => candidate.end > start);
+  const rest = row ? row.end - Math.max(start, row.start) : 0;
+  return repeatsHeader(table, maxChars) && table.header!.length + 1 + rest <= maxChars;
 }
 
 /** True when the last line of `block` is an ATX heading outside a fence. */
@@ -108,13 +113,13 @@ export interface BlockQuality {
   endingWithListMarker: number;
   /** Cuts (between two blocks) inside a table row: the row goes on after the cut. */
   midRowCuts: number;
-  /** The same, in tables whose every row fits (see rowsFit): those the chunker must avoid. */
+  /** The same, for rows that fit in maxChars: those the chunker must never cut. */
   midRowCutsWhereRowsFit: number;
   /** Cuts between two CJK characters that are not after a sentence end (mid-sentence). */
   cjkMidSentenceCuts: number;
   /** Blocks holding rows of a GFM table but not its start, without its header + delimiter rows. */
   headerlessTablePieces: number;
-  /** The same, for tables whose header is repeated at this maxChars (see repeatsHeader). */
+  /** The same, where the header is repeated and fits beside the next row (see headerFitsBeside). */
   headerlessWhereRepeated: number;
   /** Blocks in which a fence is opened and not closed. */
   unbalancedFences: number;
@@ -160,19 +165,19 @@ export function measureBlocks(input: string, blocks: string[], maxChars: number)
       if (CJK.test(before) && CJK.test(after) && !CJK_SENTENCE_END.test(before)) {
         quality.cjkMidSentenceCuts++;
       }
-      const table = tables.find((candidate) =>
-        candidate.rows.some((row) => row.start < end && end < row.end),
-      );
-      if (table) {
+      const cutRow = tables
+        .flatMap((candidate) => candidate.rows)
+        .find((row) => row.start < end && end < row.end);
+      if (cutRow) {
         quality.midRowCuts++;
-        if (rowsFit(table, maxChars)) quality.midRowCutsWhereRowsFit++;
+        if (cutRow.text.length <= maxChars) quality.midRowCutsWhereRowsFit++;
       }
     }
     for (const table of tables) {
       if (table.header === null || !(table.start < start && start < table.end)) continue;
       if (blocks[index].startsWith(`${table.header}\n`)) continue;
       quality.headerlessTablePieces++;
-      if (repeatsHeader(table, maxChars)) quality.headerlessWhereRepeated++;
+      if (headerFitsBeside(table, start, maxChars)) quality.headerlessWhereRepeated++;
     }
   }
   return quality;

@@ -85,7 +85,7 @@ describe('deliver with real Promises', () => {
     };
     const reports = await reportsOf(
       of(send(0, 'A')).pipe(
-        deliver(telegramTransport({ token, chatId: 1, fetch: leaky }), {
+        deliver(telegramTransport({ token, chatId: 1, mode: 'edit', fetch: leaky }), {
           maxAttempts: 2,
           backoffMs: 1,
           minIntervalMs: 0,
@@ -111,7 +111,12 @@ describe('deliver with real Promises', () => {
   it('reports a permanent HTTP failure with its status, and goes on to the next message', async () => {
     const api = await startFakeBotApi({ token: 'good', minIntervalMs: 0, knownChats: ['1'] });
     try {
-      const transport = telegramTransport({ token: 'good', chatId: 2, apiBase: api.apiBase });
+      const transport = telegramTransport({
+        token: 'good',
+        chatId: 2,
+        mode: 'edit',
+        apiBase: api.apiBase,
+      });
       const reports = await reportsOf(
         of(send(0, 'A'), send(1, 'B')).pipe(deliver(transport, { minIntervalMs: 0 })),
       );
@@ -133,7 +138,12 @@ describe('deliver with real Promises', () => {
   it('retries a message whose entities Telegram rejected as plain text, and reports it', async () => {
     const api = await startFakeBotApi({ token: 'good', minIntervalMs: 0 });
     try {
-      const transport = telegramTransport({ token: 'good', chatId: 5, apiBase: api.apiBase });
+      const transport = telegramTransport({
+        token: 'good',
+        chatId: 5,
+        mode: 'edit',
+        apiBase: api.apiBase,
+      });
       const broken = {
         text: 'Hi',
         entities: [{ type: 'bold' as const, offset: 1, length: 5 }],
@@ -170,8 +180,11 @@ describe('deliver with real Promises', () => {
             },
           ],
         },
+        // The message already shows its final text: the finish makes no call.
+        { type: 'finished', message: 0, text: '**Hi**', attempts: 1 },
       ]);
       expect(api.chats.get('5')!.map((m) => [m.text, m.entities])).toEqual([['Hi', undefined]]);
+      expect(api.counts.requests).toBe(2);
     } finally {
       await api.close();
     }

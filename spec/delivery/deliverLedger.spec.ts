@@ -64,7 +64,7 @@ function run(
             map(() => edit),
           ),
     ),
-    deliver(telegramTransport({ token, chatId, apiBase, minIntervalMs: 2 }), {
+    deliver(telegramTransport({ token, chatId, apiBase, minIntervalMs: 2, mode: 'edit' }), {
       ledger,
       key: `reply-${chatId}`,
       backoffMs: 1,
@@ -96,7 +96,7 @@ describe('deliver with a memoryLedger, against the fake Bot API', () => {
         type: 'resumed',
         message,
         text: planned.filter((edit) => edit.message === message).at(-1)!.text,
-        finished: false,
+        finished: true,
       })),
     );
     expectDeliveredAsPlanned(api.chats.get(String(chatId))!, planned);
@@ -154,6 +154,7 @@ describe('deliver with a memoryLedger, against the fake Bot API', () => {
           chatId,
           apiBase: proxy.base,
           minIntervalMs: 2,
+          mode: 'edit',
         });
         const reports = await lastValueFrom(
           of<MessageEdit>({ op: 'send', message: 0, text: 'Hello' }).pipe(
@@ -165,6 +166,7 @@ describe('deliver with a memoryLedger, against the fake Bot API', () => {
           ['warning', 'possible-duplicate'],
           ['retrying', undefined],
           ['sent', undefined],
+          ['finished', undefined],
         ]);
         const warning = reports[0] as Extract<DeliveryReport, { type: 'warning' }>;
         expect(warning.detail).toMatch(failure);
@@ -172,7 +174,7 @@ describe('deliver with a memoryLedger, against the fake Bot API', () => {
         // The platform had acted: the chat shows the message twice, as the warning said.
         expect(api.chats.get(String(chatId))!.map((m) => m.text)).toEqual(['Hello', 'Hello']);
         expect(await ledger.read('ambiguous')).toEqual([
-          { message: 0, ref: 2, text: 'Hello', finished: false },
+          { message: 0, ref: { messageIds: [2] }, text: 'Hello', finished: true },
         ]);
       } finally {
         await proxy.close();

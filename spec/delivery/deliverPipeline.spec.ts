@@ -8,6 +8,7 @@ import { deliver } from '../../src/delivery/deliver';
 import { slackTransport } from '../../src/delivery/slackTransport';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
 import type { DeliveryReport } from '../../src/delivery/types';
+import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus } from '../helpers/corpus';
@@ -81,15 +82,18 @@ async function deliverToTelegram(sse: string, settings: PipelineSettings, seed: 
     const transport = telegramTransport({
       token,
       chatId: 7,
+      mode: 'edit',
       apiBase: api.apiBase,
       minIntervalMs: 5,
       format: settings.render === 'telegram-html' ? 'telegram-html' : 'telegram',
     });
+    // telegramTransport renders an edit that carries no rendering: plan it rendered, as sent.
+    const rendered = { ...settings, render: settings.render ?? ('telegram' as const) };
     const run = await runPipeline(
       sse,
       'telegram',
-      settings,
-      planEdits(settings),
+      rendered,
+      planEdits(rendered),
       deliver(transport, { backoffMs: 2 }),
     );
     return { ...run, held: api.chats.get('7') ?? [], counts: api.counts };
@@ -119,7 +123,13 @@ async function deliverToSlack(sse: string, settings: PipelineSettings, seed: num
       planEdits(settings),
       deliver(transport, { backoffMs: 2 }),
     );
-    return { ...run, held: api.channels.get('C1') ?? [], counts: api.counts };
+    // Unrendered edits: the transport writes the markdown as mrkdwn itself.
+    const planned = run.planned.map((edit) =>
+      edit.rendered
+        ? edit
+        : { ...edit, rendered: renderMarkdown(edit.text, 'slack', { maxLength: 40000 })[0] },
+    );
+    return { ...run, planned, held: api.channels.get('C1') ?? [], counts: api.counts };
   } finally {
     await api.close();
   }

@@ -23,7 +23,7 @@ describe('slackTransport against a fake Slack Web API', () => {
   const transport = (options: Partial<Parameters<typeof slackTransport>[0]> = {}) =>
     slackTransport({ token, channel, apiBase: api.apiBase, ...options });
 
-  it('posts mrkdwn, then updates it; the reference is the ts', async () => {
+  it('posts mrkdwn, then updates it, rendering markdown the edit did not render; the reference is the ts', async () => {
     const slack = transport();
     const ts = await slack.send(
       {
@@ -34,11 +34,34 @@ describe('slackTransport against a fake Slack Web API', () => {
       },
       transportCall(),
     );
-    await slack.edit(ts, { op: 'edit', message: 0, text: '**Hi** all' }, transportCall());
-    expect(ts).toBe('1700000001.000100');
+    const after = await slack.edit(
+      ts,
+      { op: 'edit', message: 0, text: '**Hi** all & <you>' },
+      transportCall(),
+    );
+    expect([ts, after]).toEqual(['1700000001.000100', '1700000001.000100']);
     expect(api.channels.get(channel)).toEqual([
-      { ts, text: '**Hi** all', history: ['*Hi*', '**Hi** all'] },
+      { ts, text: '*Hi* all &amp; &lt;you&gt;', history: ['*Hi*', '*Hi* all &amp; &lt;you&gt;'] },
     ]);
+  });
+
+  it("with format 'plain', posts the visible text with mrkdwn off", async () => {
+    const requests: any[] = [];
+    const spy: typeof fetch = async (url, init) => {
+      requests.push(JSON.parse(String(init?.body)));
+      return fetch(url, init);
+    };
+    const slack = transport({ format: 'plain', fetch: spy });
+    await slack.send({ op: 'send', message: 0, text: '**Hi** _there_' }, transportCall());
+    expect(requests).toEqual([{ channel, text: 'Hi there', mrkdwn: false }]);
+  });
+
+  it('an edit with nothing new makes no call', async () => {
+    const slack = transport();
+    const ts = await slack.send({ op: 'send', message: 0, text: 'same' }, transportCall());
+    await slack.edit(ts, { op: 'edit', message: 0, text: 'same' }, transportCall());
+    await slack.finish(ts, { op: 'edit', message: 0, text: 'same' }, transportCall());
+    expect(api.counts.byMethod).toEqual({ 'chat.postMessage': 1 });
   });
 
   it('turns a 429 into retryAfterMs from the Retry-After header', async () => {

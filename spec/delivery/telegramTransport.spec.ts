@@ -20,7 +20,7 @@ describe('telegramTransport against a fake Bot API', () => {
   afterEach(() => api.close());
 
   const transport = (format: 'telegram' | 'telegram-html' = 'telegram') =>
-    telegramTransport({ token, chatId, format, apiBase: api.apiBase });
+    telegramTransport({ token, chatId, format, mode: 'edit', apiBase: api.apiBase });
 
   it('sends with entities, then edits; the reference is the message_id', async () => {
     const bot = transport();
@@ -49,13 +49,15 @@ describe('telegramTransport against a fake Bot API', () => {
       transportCall(),
     );
     await bot.edit(id, { op: 'edit', message: 0, text: 'plain' }, transportCall());
-    expect(id).toBe(1);
+    expect(id).toEqual({ messageIds: [1] });
     expect(api.chats.get('42')).toStrictEqual([
       {
         id: 1,
         text: 'plain',
         entities: undefined,
         parseMode: undefined,
+        rich: undefined,
+        threadId: undefined,
         history: ['Hello', 'Hello world', 'plain'],
       },
     ]);
@@ -78,7 +80,7 @@ describe('telegramTransport against a fake Bot API', () => {
       transportCall(),
     );
     expect(api.chats.get('42')).toEqual([
-      { id, text: '<b>a</b> &amp; b', parseMode: 'HTML', history: ['<b>a</b> &amp; b'] },
+      { id: 1, text: '<b>a</b> &amp; b', parseMode: 'HTML', history: ['<b>a</b> &amp; b'] },
     ]);
   });
 
@@ -91,13 +93,20 @@ describe('telegramTransport against a fake Bot API', () => {
     expect([error.status, error.retryAfterMs, error.permanent]).toEqual([429, 10, false]);
   });
 
-  it('turns "message is not modified" into notModified', async () => {
+  it('delivers an identical edit without a call, and "message is not modified" as delivered', async () => {
     const bot = transport();
-    const id = await bot.send({ op: 'send', message: 0, text: 'same' }, transportCall());
-    const error = await rejectionOf(
-      bot.edit(id, { op: 'edit', message: 0, text: 'same' }, transportCall()),
+    const ref = await bot.send({ op: 'send', message: 0, text: 'same' }, transportCall());
+    await bot.edit(ref, { op: 'edit', message: 0, text: 'same' }, transportCall());
+    expect(api.counts.requests).toBe(1);
+    // A ref this transport has not seen (another process, after a restart): Telegram says it.
+    const restarted = transport();
+    const again = await restarted.edit(
+      { messageIds: [1] },
+      { op: 'edit', message: 0, text: 'same' },
+      transportCall(),
     );
-    expect([error.notModified, error.status]).toEqual([true, 400]);
+    expect(again).toEqual({ messageIds: [1] });
+    expect([api.counts.requests, api.counts.notModified]).toEqual([2, 1]);
   });
 
   it('retries a message whose entities were rejected once as plain text, and says so', async () => {
@@ -123,7 +132,9 @@ describe('telegramTransport against a fake Bot API', () => {
       { ...edit, op: 'edit', rendered: { ...broken, text: 'Hi there', plain: 'Hi there' } },
       transportCall(),
     );
-    expect(api.chats.get('42')).toEqual([{ id, text: 'Hi there', history: ['Hi', 'Hi there'] }]);
+    expect(api.chats.get('42')).toEqual([
+      { id: id.messageIds[0], text: 'Hi there', history: ['Hi', 'Hi there'] },
+    ]);
     // A later reply's message 3 (a first send attempt) starts formatted again.
     const fine = {
       text: 'Yo',
@@ -174,31 +185,48 @@ describe('telegramTransport against a fake Bot API', () => {
     };
     await rejectionOf(bot.send(edit, transportCall()));
     const second = await bot.send(edit, transportCall(2));
-    expect(second).toBe(1);
+    expect(second).toEqual({ messageIds: [1] });
     expect(api.counts.badEntities).toBe(1);
   });
 
-  it('refuses a rendering for the other format, permanently', async () => {
-    const error = await rejectionOf(
-      transport('telegram').send(
-        {
-          op: 'send',
-          message: 0,
-          text: 'x',
-          rendered: { text: '<b>x</b>', parseMode: 'HTML', format: 'telegram-html', plain: 'x' },
+  it('renders an edit rendered for another format, or not at all, in its own format', async () => {
+    const bot = transport('telegram');
+    const ref = await bot.send(
+      {
+        op: 'send',
+        message: 0,
+        text: 'Hello **world**!',
+        rendered: {
+          text: 'Hello <b>world</b>!',
+          parseMode: 'HTML',
+          format: 'telegram-html',
+          plain: 'Hello world!',
         },
-        transportCall(),
-      ),
+      },
+      transportCall(),
     );
-    expect(error.permanent).toBe(true);
-    expect(error.message).toMatch(
-      /rendered for telegram-html but the transport's format is telegram/,
-    );
+    await bot.edit(ref, { op: 'edit', message: 0, text: 'Hello **world**!!' }, transportCall());
+    const html = transport('telegram-html');
+    await html.send({ op: 'send', message: 0, text: 'Hello **world**!' }, transportCall());
+    expect(api.chats.get('42')).toEqual([
+      {
+        id: 1,
+        text: 'Hello world!!',
+        entities: [{ type: 'bold', offset: 6, length: 5 }],
+        history: ['Hello world!', 'Hello world!!'],
+      },
+      {
+        id: 2,
+        text: 'Hello <b>world</b>!',
+        parseMode: 'HTML',
+        history: ['Hello <b>world</b>!'],
+      },
+    ]);
   });
 
   it('makes a wrong token permanent, and never prints any token', async () => {
     const other = '999:OTHER-secret';
-    const bot = telegramTransport({ token: other, chatId, apiBase: api.apiBase });
+    const bot = telegramTransport({ token: other, chatId, mode: 'edit', apiBase: api.apiBase });
     const error = await rejectionOf(
       bot.send({ op: 'send', message: 0, text: 'x' }, transportCall()),
     );
@@ -221,7 +249,12 @@ describe('telegramTransport against a fake Bot API', () => {
 describe('telegramTransport without a Bot API', () => {
   it('makes a refused connection retryable and keeps the token out of the message', async () => {
     const port = await closedPort();
-    const bot = telegramTransport({ token, chatId, apiBase: `http://127.0.0.1:${port}` });
+    const bot = telegramTransport({
+      token,
+      chatId,
+      mode: 'edit',
+      apiBase: `http://127.0.0.1:${port}`,
+    });
     const error = await rejectionOf(
       bot.send({ op: 'send', message: 0, text: 'x' }, transportCall()),
     );
@@ -237,7 +270,7 @@ describe('telegramTransport without a Bot API', () => {
     const leaky: typeof fetch = async (url) => {
       throw new Error(`could not reach ${String(url)}`);
     };
-    const bot = telegramTransport({ token, chatId, fetch: leaky });
+    const bot = telegramTransport({ token, chatId, mode: 'edit', fetch: leaky });
     const error = await rejectionOf(
       bot.send({ op: 'send', message: 0, text: 'x' }, transportCall()),
     );

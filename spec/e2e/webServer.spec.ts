@@ -1,10 +1,25 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastValueFrom, toArray } from 'rxjs';
-import { resumableEvents } from '../../examples/web/page/resumableEvents';
 import { replayBody } from '../../examples/web/server/captures';
 import { startDemoServer, type DemoServer } from '../../examples/web/server/server';
-import { channel, fromSse, streamEvents, type SseMessage, type StreamEvent } from '../../src/index';
+import {
+  channel,
+  fromSse,
+  resumableEvents,
+  streamEvents,
+  type SseMessage,
+  type StreamEvent,
+} from '../../src/index';
+
+/** The page's request: the events URL, with Last-Event-ID once an event arrived. */
+const request = (url: string) => (lastEventId: number | undefined, signal: AbortSignal) =>
+  fetch(url, {
+    headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+    signal,
+  });
+
+const isRetry = (event: StreamEvent) => event.type === 'warning' && event.code === 'retry';
 
 // The web example's server at the HTTP level (no browser): turns, resume, the one-time drop.
 
@@ -93,7 +108,7 @@ describe('web example server', () => {
     );
   });
 
-  describe('resumableEvents, the page reader, run in Node (fetch + streamEvents)', () => {
+  describe('resumableEvents, the page reader, run in Node (fetch)', () => {
     const name = 'openai-chat/parallel-tool-calls';
 
     async function turnId(): Promise<string> {
@@ -109,55 +124,64 @@ describe('web example server', () => {
       expect(relayed.length).toBe(11);
       for (const drop of [0, 1, 5, relayed.length - 1]) {
         const id = await turnId();
-        const reconnects: Array<[number, number]> = [];
-        const received = await lastValueFrom(
-          resumableEvents(`${server.url}/api/turns/${id}/events?drop=${drop}`, {
-            signal: new AbortController().signal,
-            retryDelayMs: 0,
-            onReconnect: (attempt, lastEventId) => reconnects.push([attempt, lastEventId]),
+        const all = await lastValueFrom(
+          resumableEvents(request(`${server.url}/api/turns/${id}/events?drop=${drop}`), {
+            backoffMs: 0,
           }).pipe(toArray()),
         );
+        const received = all.filter((event) => !isRetry(event));
+        const reconnects = all
+          .filter(isRetry)
+          .map((event) => event.type === 'warning' && event.detail);
         expect({ drop, received }).toEqual({ drop, received: relayed });
-        expect(reconnects).toEqual([[1, drop - 1]]);
+        expect(reconnects).toEqual([
+          expect.objectContaining({ attempt: 1, lastEventId: drop === 0 ? null : drop - 1 }),
+        ]);
       }
     });
 
     it('ends incomplete (aborted) when stopped while waiting to reconnect', async () => {
       const id = await turnId();
       const stop = new AbortController();
-      const received: StreamEvent[] = await lastValueFrom(
-        resumableEvents(`${server.url}/api/turns/${id}/events?drop=2`, {
+      const received: StreamEvent[] = [];
+      await new Promise<void>((done) =>
+        resumableEvents(request(`${server.url}/api/turns/${id}/events?drop=2`), {
           signal: stop.signal,
-          retryDelayMs: 60_000,
-          onReconnect: () => stop.abort(),
-        }).pipe(toArray()),
+          backoffMs: 60_000,
+        }).subscribe({
+          next: (event) => {
+            received.push(event);
+            if (isRetry(event)) stop.abort(); // Stop pressed while it waits to reconnect
+          },
+          complete: done,
+        }),
       );
       expect(received.map((event) => event.type)).toEqual([
         'response-start',
         'tool-input-start',
+        'warning',
         'incomplete',
       ]);
-      expect(received[2]).toEqual({
+      expect(received[3]).toEqual({
         type: 'incomplete',
         reason: 'aborted',
-        message: 'Stopped while reconnecting.',
+        message: 'The reader was stopped.',
       });
     });
 
-    it('gives up after maxReconnects failed attempts in a row, with the last failure', async () => {
+    it('gives up after maxAttempts failed connections in a row, with the last failure', async () => {
       const closed = createServer();
       await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
       const { port } = closed.address() as AddressInfo;
       await new Promise((done) => closed.close(done));
       const received = await lastValueFrom(
-        resumableEvents(`http://127.0.0.1:${port}/none`, {
-          signal: new AbortController().signal,
-          retryDelayMs: 0,
-          maxReconnects: 2,
+        resumableEvents(request(`http://127.0.0.1:${port}/none`), {
+          backoffMs: 0,
+          maxAttempts: 2,
         }).pipe(toArray()),
       );
-      expect(received).toHaveLength(1);
-      expect(received[0]).toMatchObject({
+      expect(received.map((event) => event.type)).toEqual(['warning', 'failed']);
+      expect(received[1]).toMatchObject({
         type: 'failed',
         error: { code: 'stream-error', retryable: true },
       });

@@ -1,13 +1,38 @@
 import type { TelegramEntity } from '../../src/render/types';
 import { startFakeJsonServer, type FakeAnswer, type FakeServerOptions } from './fakeJsonServer';
+import { formattingProblem, MAX_TEXT, readRichMessage, visibleLength } from './fakeBotApiRules';
 
 /** One message as the fake Bot API holds it, with every text it showed, in order. */
 export interface FakeTelegramMessage {
   id: number;
+  /** The text, or a rich message's markdown. */
   text: string;
   entities?: TelegramEntity[];
   parseMode?: string;
+  /** Sent with sendRichMessage (or edited into a rich message). */
+  rich?: true;
+  threadId?: number;
   history: string[];
+}
+
+/** The draft a private chat shows (at most one per chat), with every text it showed. */
+export interface FakeTelegramDraft {
+  draftId: number;
+  text: string;
+  rich: boolean;
+  threadId?: number;
+  /** performance.now() of its last write, and when it vanishes without another one. */
+  writtenAt: number;
+  expiresAt: number;
+  history: string[];
+}
+
+/** One request as the fake answered it. */
+export interface FakeBotCall {
+  method: string;
+  chat: string;
+  status: number;
+  description?: string;
 }
 
 /** Settings of {@link startFakeBotApi}. */
@@ -15,56 +40,63 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   token: string;
   /** Least time between two handled calls to one chat; closer ones get 429. @defaultValue 20 */
   minIntervalMs?: number;
-  /** Forced answers, by request number (0-based): a 429 or a 500 before anything is done. */
-  fault?: (request: number) => 'rate-limit' | 'server-error' | undefined;
+  /** Forced answers, by request number (0-based) and method: a 429 or a 500 before anything is done. */
+  fault?: (request: number, method: string) => 'rate-limit' | 'server-error' | undefined;
   /** Chats that exist (others get 400 "chat not found"). @defaultValue any */
   knownChats?: string[];
+  /** Chats whose user blocked the bot (403). @defaultValue none */
+  blockedChats?: string[];
+  /** Chats with forum topics, where `message_thread_id` is valid. @defaultValue any */
+  forumChats?: string[];
   /** `retry_after` (seconds) for a forced 429. @defaultValue 0.01 */
   forcedRetryAfterSeconds?: number;
+  /** How long a draft shows without a new write (Telegram: about 30 s). @defaultValue 30000 */
+  draftExpiryMs?: number;
+  /** false: a Bot API server older than 10.1 (sendRichMessage* answer 404). @defaultValue true */
+  richMessages?: boolean;
 }
 
-const ENTITY_TYPES = new Set([
-  'bold',
-  'italic',
-  'underline',
-  'strikethrough',
-  'code',
-  'pre',
-  'text_link',
-  'blockquote',
-  'spoiler',
-]);
-const HTML_TAGS = new Set([
-  'b',
-  'strong',
-  'i',
-  'em',
-  'u',
-  'ins',
-  's',
-  'strike',
-  'del',
-  'a',
-  'code',
-  'pre',
-  'blockquote',
-  'tg-spoiler',
-  'span',
-]);
 const NOT_MODIFIED =
   'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message';
+const DRAFT_METHODS = new Set(['sendMessageDraft', 'sendRichMessageDraft']);
+const METHODS = new Set(['sendMessage', 'editMessageText', 'sendRichMessage', ...DRAFT_METHODS]);
 
 /**
- * A fake Telegram Bot API on 127.0.0.1 (`sendMessage`, `editMessageText`) that enforces what
- * the real one does: the token in the path (401), a per-chat minimum interval (429 with
- * `parameters.retry_after`), 4096 characters, valid entities or HTML (400 "can't parse
- * entities"), and 400 "message is not modified" for an identical edit.
+ * A fake Telegram Bot API on 127.0.0.1 that enforces what the real one does, with its exact
+ * error bodies (`{ ok: false, error_code, description, parameters? }`). Each rule and its source:
+ *
+ * - The token in the path, else 401 "Unauthorized" (core.telegram.org/bots/api#making-requests).
+ * - A per-chat minimum interval, else 429 "Too Many Requests: retry after N" with
+ *   `parameters.retry_after` (bots/faq: about one message per second per chat;
+ *   ResponseParameters.retry_after). Scaled: `retry_after` here may be a fraction of a second.
+ * - `sendMessage` / `editMessageText` / `sendMessageDraft`: 1-4096 characters after entity
+ *   parsing ("message is too long"), valid entities or HTML ("can't parse entities"), an
+ *   identical edit is "message is not modified".
+ * - `sendMessageDraft` / `sendRichMessageDraft` ("Unique identifier for the target private
+ *   chat"; "the streamed draft is ephemeral and acts as a temporary 30-second preview — once the
+ *   output is finalized, you must call sendMessage with the complete message to persist it"):
+ *   a chat that is not private → 400 "Bad Request: TEXTDRAFT_PEER_INVALID" (what Telegram's
+ *   servers answer for groups and supergroups); `draft_id` missing or 0 →
+ *   "Bad Request: RANDOM_ID_INVALID"; one draft per chat (another `draft_id` replaces it); it
+ *   vanishes `draftExpiryMs` after its last write (recorded in `expiredDrafts`), and any
+ *   message the bot sends to the chat removes it.
+ * - `sendRichMessage` and `editMessageText` with `rich_message` (Bot API 10.1): see
+ *   fakeBotApiRules.ts (32,768 characters, 20 table columns, 16 levels, 500 blocks).
+ * - 403 "Forbidden: bot was blocked by the user"; 400 "chat not found"; `message_thread_id`
+ *   outside a forum chat → 400 "Bad Request: message thread not found".
+ *
+ * A chat's type follows Telegram's ids: a positive id is a user's private chat, a negative one
+ * a group, supergroup or channel, an `@name` a channel or supergroup.
  */
 export async function startFakeBotApi(options: FakeBotApiOptions) {
   const { token, minIntervalMs = 20, fault, forcedRetryAfterSeconds = 0.01 } = options;
+  const { draftExpiryMs = 30_000 } = options;
   const chats = new Map<string, FakeTelegramMessage[]>();
+  const drafts = new Map<string, FakeTelegramDraft>();
+  const expiredDrafts: Array<FakeTelegramDraft & { chat: string }> = [];
+  const calls: FakeBotCall[] = [];
   const lastHandledAt = new Map<string, number>();
-  const counts = { requests: 0, rateLimited: 0, notModified: 0, badEntities: 0 };
+  const counts = { requests: 0, rateLimited: 0, notModified: 0, badEntities: 0, badRich: 0 };
 
   const error = (status: number, description: string, retryAfter?: number): FakeAnswer => ({
     status,
@@ -75,19 +107,113 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       ...(retryAfter === undefined ? {} : { parameters: { retry_after: retryAfter } }),
     },
   });
+  const ok = (result: unknown): FakeAnswer => ({ status: 200, body: { ok: true, result } });
 
-  const handle = (path: string, body: any): FakeAnswer => {
+  /** Drops the chat's draft once it has shown longer than the expiry without a write. */
+  const expire = (chat: string, now: number) => {
+    const draft = drafts.get(chat);
+    if (draft && now > draft.expiresAt) {
+      expiredDrafts.push({ ...draft, chat });
+      drafts.delete(chat);
+    }
+  };
+
+  const handle = (method: string, body: any, now: number): FakeAnswer => {
+    const chat = String(body.chat_id ?? '');
+    if (chat === '' || (options.knownChats && !options.knownChats.includes(chat))) {
+      return error(400, 'Bad Request: chat not found');
+    }
+    if (options.blockedChats?.includes(chat)) {
+      return error(403, 'Forbidden: bot was blocked by the user');
+    }
+    const threadId = body.message_thread_id;
+    if (threadId !== undefined && options.forumChats && !options.forumChats.includes(chat)) {
+      return error(400, 'Bad Request: message thread not found');
+    }
+    expire(chat, now);
+    const isRich = method === 'sendRichMessage' || method === 'sendRichMessageDraft';
+    let content: Omit<FakeTelegramMessage, 'id' | 'history'>;
+    if (isRich || (method === 'editMessageText' && body.rich_message !== undefined)) {
+      const read = readRichMessage(body.rich_message);
+      if ('problem' in read) {
+        counts.badRich++;
+        return error(400, read.problem);
+      }
+      content = { text: read.markdown, rich: true };
+    } else {
+      if (typeof body.text !== 'string' || (body.text === '' && !DRAFT_METHODS.has(method))) {
+        return error(400, 'Bad Request: message text is empty');
+      }
+      const problem = formattingProblem(body);
+      if (problem) {
+        counts.badEntities++;
+        return error(400, problem);
+      }
+      if (visibleLength(body) > MAX_TEXT) return error(400, 'Bad Request: message is too long');
+      content = { text: body.text, entities: body.entities, parseMode: body.parse_mode };
+    }
+    if (DRAFT_METHODS.has(method)) {
+      if (!/^[1-9]\d*$/.test(chat)) return error(400, 'Bad Request: TEXTDRAFT_PEER_INVALID');
+      if (!Number.isInteger(body.draft_id) || body.draft_id === 0) {
+        return error(400, 'Bad Request: RANDOM_ID_INVALID');
+      }
+      const shown = drafts.get(chat);
+      const draft: FakeTelegramDraft =
+        shown && shown.draftId === body.draft_id
+          ? shown
+          : {
+              draftId: body.draft_id,
+              text: '',
+              rich: isRich,
+              threadId,
+              writtenAt: 0,
+              expiresAt: 0,
+              history: [],
+            };
+      Object.assign(draft, { text: content.text, rich: isRich, writtenAt: now });
+      draft.expiresAt = now + draftExpiryMs;
+      draft.history.push(content.text);
+      drafts.set(chat, draft);
+      return ok(true);
+    }
+    const messages = chats.get(chat) ?? [];
+    chats.set(chat, messages);
+    if (method !== 'editMessageText') {
+      drafts.delete(chat);
+      const message = { id: messages.length + 1, ...content, threadId, history: [content.text] };
+      messages.push(message);
+      return ok({ message_id: message.id, text: content.text });
+    }
+    const message = messages.find((m) => m.id === body.message_id);
+    if (!message) return error(400, 'Bad Request: message to edit not found');
+    const same = (m: Partial<FakeTelegramMessage>) =>
+      JSON.stringify([m.text, m.entities, m.parseMode, m.rich]);
+    if (same(message) === same(content)) {
+      counts.notModified++;
+      return error(400, NOT_MODIFIED);
+    }
+    Object.assign(message, { entities: undefined, parseMode: undefined, rich: undefined }, content);
+    message.history.push(content.text);
+    return ok({ message_id: message.id, text: content.text });
+  };
+
+  const route = (path: string, body: any): FakeAnswer => {
     const n = counts.requests++;
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(path);
     if (!match || match[1] !== token) return error(401, 'Unauthorized');
     const method = match[2];
-    if (method !== 'sendMessage' && method !== 'editMessageText') return error(404, 'Not Found');
-    const forced = fault?.(n);
+    const known = METHODS.has(method) && !(options.richMessages === false && /Rich/.test(method));
+    if (!known) return error(404, 'Not Found');
+    const forced = fault?.(n, method);
     if (forced === 'server-error') return error(500, 'Internal Server Error');
     const chat = String(body.chat_id ?? '');
     if (forced === 'rate-limit') {
       counts.rateLimited++;
-      return error(429, 'Too Many Requests: retry later', forcedRetryAfterSeconds);
+      return error(
+        429,
+        `Too Many Requests: retry after ${forcedRetryAfterSeconds}`,
+        forcedRetryAfterSeconds,
+      );
     }
     const now = performance.now();
     const waitMs = (lastHandledAt.get(chat) ?? -Infinity) + minIntervalMs - now;
@@ -96,51 +222,33 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       return error(429, `Too Many Requests: retry after ${waitMs / 1000}`, waitMs / 1000);
     }
     lastHandledAt.set(chat, now);
-    if (chat === '' || (options.knownChats && !options.knownChats.includes(chat))) {
-      return error(400, 'Bad Request: chat not found');
-    }
-    if (typeof body.text !== 'string' || body.text === '') {
-      return error(400, 'Bad Request: message text is empty');
-    }
-    const problem =
-      body.parse_mode === 'HTML'
-        ? htmlProblem(body.text)
-        : entitiesProblem(body.text, body.entities);
-    if (problem) {
-      counts.badEntities++;
-      return error(400, `Bad Request: can't parse entities: ${problem}`);
-    }
-    if (visibleLength(body) > 4096) return error(400, 'Bad Request: message is too long');
-    const messages = chats.get(chat) ?? [];
-    chats.set(chat, messages);
-    const content = { text: body.text, entities: body.entities, parseMode: body.parse_mode };
-    if (method === 'sendMessage') {
-      const message = { id: messages.length + 1, ...content, history: [body.text] };
-      messages.push(message);
-      return {
-        status: 200,
-        body: { ok: true, result: { message_id: message.id, text: body.text } },
-      };
-    }
-    const message = messages.find((m) => m.id === body.message_id);
-    if (!message) return error(400, 'Bad Request: message to edit not found');
-    if (
-      JSON.stringify([message.text, message.entities, message.parseMode]) ===
-      JSON.stringify([content.text, content.entities, content.parseMode])
-    ) {
-      counts.notModified++;
-      return error(400, NOT_MODIFIED);
-    }
-    Object.assign(message, content);
-    message.history.push(body.text);
-    return { status: 200, body: { ok: true, result: { message_id: message.id, text: body.text } } };
+    return handle(method, body, now);
   };
 
-  const server = await startFakeJsonServer(({ path, body }) => handle(path, body), options);
+  const server = await startFakeJsonServer(({ path, body }) => {
+    const answer = route(path, body);
+    const reply = answer.body as { description?: string };
+    calls.push({
+      method: /\/(\w+)$/.exec(path)?.[1] ?? path,
+      chat: String(body?.chat_id ?? ''),
+      status: answer.status,
+      ...(reply.description ? { description: reply.description } : {}),
+    });
+    return answer;
+  }, options);
   return {
     apiBase: server.base,
     /** Messages per chat id (as a string), in the order they were sent. */
     chats,
+    /** The draft each chat shows now (undefined once expired or replaced by a message). */
+    draftOf(chat: string): FakeTelegramDraft | undefined {
+      expire(chat, performance.now());
+      return drafts.get(chat);
+    },
+    /** Drafts that vanished because nothing wrote them for `draftExpiryMs`. */
+    expiredDrafts,
+    /** Every request, in order, with its answer's status. */
+    calls,
     counts,
     close: server.close,
   };
@@ -148,41 +256,3 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
 
 /** What a fake Bot API started by {@link startFakeBotApi} offers a spec. */
 export type FakeBotApi = Awaited<ReturnType<typeof startFakeBotApi>>;
-
-function entitiesProblem(text: string, entities: unknown): string | undefined {
-  if (entities === undefined) return undefined;
-  if (!Array.isArray(entities)) return 'entities must be an array';
-  for (const [i, entity] of entities.entries()) {
-    const { type, offset, length, url, language } = entity ?? {};
-    if (!ENTITY_TYPES.has(type)) return `entity ${i} has an unsupported type`;
-    if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 1) {
-      return `entity ${i} has a bad offset or length`;
-    }
-    if (offset + length > text.length) return `entity ${i} ends after the end of the text`;
-    if (type === 'text_link' && typeof url !== 'string') return `entity ${i} has no url`;
-    if (language !== undefined && typeof language !== 'string') return `entity ${i} language`;
-  }
-  return undefined;
-}
-
-function htmlProblem(html: string): string | undefined {
-  const open: string[] = [];
-  const tokens = html.match(/<[^>]*>?|&[^;\s<&]*;?/g) ?? [];
-  for (const token of tokens) {
-    if (token.startsWith('&')) {
-      if (!/^&(amp|lt|gt|quot|#\d+|#x[0-9a-f]+);$/i.test(token)) return `bad entity ${token}`;
-      continue;
-    }
-    const tag = /^<(\/?)([a-z-]+)(\s[^>]*)?>$/i.exec(token);
-    if (!tag || !HTML_TAGS.has(tag[2].toLowerCase())) return `unsupported tag ${token}`;
-    const name = tag[2].toLowerCase();
-    if (tag[1] === '') open.push(name);
-    else if (open.pop() !== name) return `can't find end tag corresponding to start tag ${name}`;
-  }
-  return open.length > 0 ? `can't find end tag for ${open[open.length - 1]}` : undefined;
-}
-
-function visibleLength(body: { text: string; parse_mode?: string }): number {
-  if (body.parse_mode !== 'HTML') return body.text.length;
-  return body.text.replace(/<[^>]*>/g, '').replace(/&[^;]+;/g, '_').length;
-}

@@ -17,6 +17,7 @@ import { decodeOllama } from '../../src/providers/ollama';
 import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
 import { toSseFrames } from '../../src/relay/toSseFrames';
 import { relayMarbleOperators } from './relayMarbleOperators';
+import { resumableMarbleOperators } from './resumableMarbleOperators';
 import { deliver } from '../../src/delivery/deliver';
 import { scheduledLedger, scheduledTransport } from './scheduledTransport';
 
@@ -105,6 +106,7 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   toSseFrames: (options, scheduler) => toSseFrames({ ...options, scheduler }),
   // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.
   ...relayMarbleOperators,
+  ...resumableMarbleOperators,
   // args.transport describes a fake transport whose calls settle on the test scheduler:
   // { latencyMs, finishes?, recordRefs?, replies: { "<call number>": { latencyMs?, fails?,
   // retryAfterMs?, notModified?, permanent?, status?, ambiguous?, throws?, returns?, ref? } },

@@ -1,3 +1,4 @@
+import { firstValueFrom } from 'rxjs';
 import fc from 'fast-check';
 import { LlmRxError } from '../../src/errors';
 import { redisEventLog } from '../../src/redis';
@@ -28,7 +29,7 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     writer.release();
     expect(await collect(log.read(id, -1))).toEqual({ events: logged(events), end: 'complete' });
     expect(await collect(log.read(id, 2))).toEqual({ events: logged(events, 3), end: 'complete' });
-    expect(await collect(log.read(id, 5))).toEqual({ events: [], end: 'complete' });
+    expect((await collect(log.read(id, 5))).end).toBe('invalid-last-event-id'); // the terminal's
   });
 
   it('keeps the order of a burst of appends on a server that knows no script yet', async () => {
@@ -53,8 +54,8 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
           const writer = await claim(log, id);
           const join = Math.min(joinAt, events.length);
           events.slice(0, join).forEach((event) => writer.append(event));
-          // `after` must be a position the stream holds when the reader joins.
-          const after = Math.min(afterPick, join - 1);
+          // `after` may be ahead of what the stream holds when the reader joins (it waits).
+          const after = Math.min(afterPick, events.length - 2);
           const read = collect(log.read(id, after));
           for (const event of events.slice(join)) {
             writer.append(event);
@@ -88,18 +89,53 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
     other.destroy();
   });
 
-  it('errors unknown-stream for an id never recorded, and invalid-last-event-id past the end', async () => {
+  it('errors unknown-stream for an id never recorded, and invalid-last-event-id for a bad position', async () => {
     const missing = await collect(log.read('never-recorded', -1));
     expect([missing.end, missing.events]).toEqual(['unknown-stream', []]);
     expect(missing.error).toBeInstanceOf(LlmRxError);
     const id = freshId();
     const writer = await claim(log, id);
     textEvents(2, false).forEach((event) => writer.append(event));
-    expect((await collect(log.read(id, 2))).end).toBe('invalid-last-event-id');
     expect((await collect(log.read(id, -2))).end).toBe('invalid-last-event-id');
     expect((await collect(log.read(id, 0.5))).end).toBe('invalid-last-event-id');
+    const ahead = collect(log.read(id, 2)); // open: waits for position 3
+    writer.append({ type: 'text-delta', id: 't', delta: 'x' });
     writer.append({ type: 'completed' });
     writer.release();
+    expect(await ahead).toEqual({
+      events: [{ seq: 3, event: { type: 'completed' } }],
+      end: 'complete',
+    });
+  });
+
+  it('a chat key names the latest response for as long as that stream lives', async () => {
+    const ttlLog = redisEventLog({
+      client,
+      keyPrefix: 'chat-ttl:',
+      ttlSeconds: 1,
+      heartbeatMs: 200,
+    });
+    const [first, second] = [freshId(), freshId()];
+    const one = await firstValueFrom(ttlLog.claim(first, { chatId: 'c' }));
+    expect([await ttlLog.latest('c'), await ttlLog.status(first)]).toEqual([first, 'open']);
+    one.append({ type: 'completed' });
+    one.release();
+    const two = await firstValueFrom(ttlLog.claim(second, { chatId: 'c' }));
+    two.append({ type: 'completed' });
+    two.release();
+    expect(await eventually(async () => (await ttlLog.status(second)) === 'finished')).toBe(true);
+    expect([await ttlLog.latest('c'), await ttlLog.latest('other')]).toEqual([second, undefined]);
+    const chatTtl = Number(await client.sendCommand(['PTTL', 'chat-ttl:chat:{c}:latest']));
+    expect(chatTtl > 0 && chatTtl <= 1000).toBe(true);
+    // Gone with its stream: latest then names nothing.
+    expect(
+      await eventually(
+        async () =>
+          (await ttlLog.latest('c')) === undefined && (await ttlLog.status(second)) === 'unknown',
+      ),
+    ).toBe(true);
+    await ttlLog.close();
+    await expect(ttlLog.latest('c')).rejects.toMatchObject({ code: 'log-unavailable' });
   });
 
   it('stores one Redis Stream per id, positions as entry ids and fields, with the TTL set on write', async () => {
@@ -140,6 +176,21 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
       end: 'complete',
     });
     await trimLog.close();
+  });
+
+  it("an append refreshes the recorder's liveness key (a burst never hides its heartbeat)", async () => {
+    const slowBeat = redisEventLog({ client, keyPrefix: 'beat:', heartbeatMs: 10_000 });
+    const id = freshId();
+    const writer = await claim(slowBeat, id);
+    await sleep(300); // at least 300 ms of the 15 s liveness pass; no heartbeat is due yet
+    const before = Number(await client.sendCommand(['PTTL', `beat:{${id}}:alive`]));
+    writer.append({ type: 'text-delta', id: 't', delta: 'x' });
+    const after = Number(await client.sendCommand(['PTTL', `beat:{${id}}:alive`]));
+    expect(before).toBeLessThanOrEqual(14_700);
+    expect(after).toBeGreaterThan(before);
+    writer.append({ type: 'completed' });
+    writer.release();
+    await slowBeat.close();
   });
 
   it('ends followers with producer-lost after every stored event when the recorder stops refreshing', async () => {

@@ -1,4 +1,4 @@
-import { Subject, concat, defer, from, NEVER } from 'rxjs';
+import { Subject, concat, defer, from, NEVER, type SchedulerLike } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
 import { followLog } from '../../src/relay/followLog';
 import { memoryEventLog } from '../../src/relay/memoryEventLog';
@@ -23,7 +23,6 @@ describe('memoryEventLog with recordTo and followLog', () => {
     expect(passed).toEqual([hel, lo, done]);
     expect(await collect(followLog(log, 'a'))).toEqual([hel, lo, done]);
     expect(await collect(followLog(log, 'a', { after: 1 }))).toEqual([done]);
-    expect(await collect(followLog(log, 'a', { after: 2 }))).toEqual([]);
   });
 
   it('recording to an id the log still holds: failed stream-exists, source never subscribed', async () => {
@@ -61,17 +60,24 @@ describe('memoryEventLog with recordTo and followLog', () => {
     ]);
   });
 
-  it('a position past the end: failed invalid-last-event-id with status 400, at once', async () => {
+  it('a position ahead of an open stream waits; at or past the terminal: invalid-last-event-id, at once', async () => {
     const source = new Subject<StreamEvent>();
     const recording = source.pipe(recordTo(log, 'c')).subscribe();
     source.next(hel);
-    expect(await collect(followLog(log, 'c', { after: 1 }))).toEqual([
+    const seen: StreamEvent[] = [];
+    followLog(log, 'c', { after: 1 }).subscribe((event) => seen.push(event));
+    expect(seen).toEqual([]);
+    source.next(lo); // position 1
+    expect(seen).toEqual([]);
+    source.next(done); // position 2
+    expect(seen).toEqual([done]);
+    expect(await collect(followLog(log, 'c', { after: 2 }))).toEqual([
       {
         type: 'failed',
         error: {
           code: 'invalid-last-event-id',
           message:
-            'Cannot resume stream "c" after position 1: it is past the last event stored (position 0).',
+            'Cannot resume stream "c" after position 2: it is at or past the end of the stream (its terminal is position 2).',
           status: 400,
           retryable: false,
         },
@@ -124,5 +130,69 @@ describe('memoryEventLog with recordTo and followLog', () => {
     source.next(done);
     expect(first).toEqual([hel, lo, done]);
     expect(second).toEqual([hel, lo, done]);
+  });
+});
+
+describe('memoryEventLog TTLs, without a timer of its own', () => {
+  /** A clock the test moves; the log never schedules on it (schedule throws). */
+  function manualClock() {
+    let now = 0;
+    return {
+      scheduler: {
+        now: () => now,
+        schedule: () => {
+          throw new Error('memoryEventLog scheduled a timer');
+        },
+      } as unknown as SchedulerLike,
+      advance: (ms: number) => (now += ms),
+    };
+  }
+
+  it('a finished stream, and its chat pointer, stay until ttlMs after the terminal, then are gone', async () => {
+    const clock = manualClock();
+    const log = memoryEventLog({ ttlMs: 100, scheduler: clock.scheduler });
+    await collect(from([hel, done]).pipe(recordTo(log, 'r1', { chatId: 'c' })));
+    clock.advance(99);
+    expect([await log.status('r1'), await log.latest('c')]).toEqual(['finished', 'r1']);
+    expect(await collect(followLog(log, 'r1'))).toEqual([hel, done]);
+    clock.advance(1);
+    expect([await log.status('r1'), await log.latest('c')]).toEqual(['unknown', undefined]);
+    expect(await collect(followLog(log, 'r1'))).toEqual([
+      expect.objectContaining({
+        type: 'failed',
+        error: expect.objectContaining({ code: 'unknown-stream' }),
+      }),
+    ]);
+    // The id is free again once forgotten.
+    expect(await collect(from([lo, done]).pipe(recordTo(log, 'r1')))).toEqual([lo, done]);
+  });
+
+  it('an open stream never expires; a chat names its newest response, an older one keeps its own TTL', async () => {
+    const clock = manualClock();
+    const log = memoryEventLog({ ttlMs: 10, scheduler: clock.scheduler });
+    const open = new Subject<StreamEvent>();
+    const recording = open.pipe(recordTo(log, 'long', { chatId: 'c' })).subscribe();
+    open.next(hel);
+    clock.advance(1000);
+    expect([await log.status('long'), await log.latest('c')]).toEqual(['open', 'long']);
+    await collect(from([done]).pipe(recordTo(log, 'newer', { chatId: 'c' })));
+    expect(await log.latest('c')).toBe('newer');
+    open.next(done);
+    clock.advance(10);
+    expect([await log.status('long'), await log.status('newer'), await log.latest('c')]).toEqual([
+      'unknown',
+      'unknown',
+      undefined,
+    ]);
+    recording.unsubscribe();
+  });
+
+  it('recordTo rejects a bad chatId and unknown options at once', () => {
+    expect(() => recordTo(memoryEventLog(), 'x', { chatId: '' })).toThrow(
+      expect.objectContaining({ code: 'invalid-options' }),
+    );
+    expect(() => recordTo(memoryEventLog(), 'x', { chat: 'c' } as never)).toThrow(
+      expect.objectContaining({ code: 'invalid-options' }),
+    );
   });
 });

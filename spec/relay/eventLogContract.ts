@@ -6,6 +6,14 @@ import { followLog } from '../../src/relay/followLog';
 import { recordTo } from '../../src/relay/recordTo';
 import { collect } from '../helpers/bytes';
 
+/** Polls `probe` (bounded: 100 tries, a tick apart) until it resolves to `value`. */
+async function eventuallyEqual<T>(probe: () => Promise<T>, value: T): Promise<void> {
+  for (let i = 0; i < 100 && (await probe()) !== value; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(await probe()).toBe(value);
+}
+
 const delta = (i: number): StreamEvent => ({ type: 'text-delta', id: 't', delta: `d${i} ` });
 const done: StreamEvent = { type: 'completed', finishReason: 'stop' };
 
@@ -47,7 +55,6 @@ export function eventLogContract(makeLog: () => EventLog, idPrefix: string): voi
     expect(await record(log, id, concat(events)).passed).toEqual(events);
     expect(await collect(followLog(log, id))).toEqual(events);
     expect(await collect(followLog(log, id, { after: 1 }))).toEqual([done]);
-    expect(await collect(followLog(log, id, { after: 2 }))).toEqual([]);
   });
 
   it('hands over from replay to live with nothing lost or twice, wherever followers join', async () => {
@@ -103,18 +110,116 @@ export function eventLogContract(makeLog: () => EventLog, idPrefix: string): voi
     expect(again.type === 'failed' && again.error.code).toBe('stream-exists');
   });
 
-  it('unknown ids and positions past the end end in one failed with the right code', async () => {
+  it('unknown ids, and positions at or past the terminal of a finished stream: one failed', async () => {
     const log = makeLog();
     const [unknown] = await collect(followLog(log, freshId()));
     expect(unknown.type === 'failed' && unknown.error.code).toBe('unknown-stream');
     const id = freshId();
-    const recording = record(log, id, concat([delta(0)], NEVER));
+    await record(log, id, concat([delta(0), delta(1), done])).passed;
+    for (const after of [2, 3, 9]) {
+      expect(await collect(followLog(log, id, { after }))).toEqual([
+        {
+          type: 'failed',
+          error: {
+            code: 'invalid-last-event-id',
+            message: `Cannot resume stream "${id}" after position ${after}: it is at or past the end of the stream (its terminal is position 2).`,
+            status: 400,
+            retryable: false,
+          },
+        },
+      ]);
+    }
+  });
+
+  it('a follower ahead of an open stream waits for the events past its position', async () => {
+    const log = makeLog();
+    const id = freshId();
+    const source = new Subject<StreamEvent>();
+    const recording = record(log, id, source);
     await recording.started;
-    const past = await collect(followLog(log, id, { after: 1 }));
-    expect(past.map((e) => e.type === 'failed' && [e.error.code, e.error.status])).toEqual([
-      ['invalid-last-event-id', 400],
+    source.next(delta(0));
+    const ahead = collect(followLog(log, id, { after: 2 })); // 0 stored; 1 and 2 not yet
+    for (let i = 1; i < 5; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      source.next(delta(i));
+    }
+    source.next(done);
+    await recording.passed;
+    expect(await ahead).toEqual([delta(3), delta(4), done]);
+  });
+
+  it('a follower waiting ahead of a stream that then finishes below it: invalid-last-event-id', async () => {
+    const log = makeLog();
+    const id = freshId();
+    const source = new Subject<StreamEvent>();
+    const recording = record(log, id, source);
+    await recording.started;
+    source.next(delta(0));
+    const waitingAtEnd = collect(followLog(log, id, { after: 2 }));
+    const waitingPast = collect(followLog(log, id, { after: 7 }));
+    await new Promise((resolve) => setImmediate(resolve));
+    source.next(delta(1));
+    source.next(done); // the terminal is position 2
+    await recording.passed;
+    const invalid = (after: number) => ({
+      type: 'failed',
+      error: {
+        code: 'invalid-last-event-id',
+        message: `Cannot resume stream "${id}" after position ${after}: it is at or past the end of the stream (its terminal is position 2).`,
+        status: 400,
+        retryable: false,
+      },
+    });
+    expect(await Promise.all([waitingAtEnd, waitingPast])).toEqual([[invalid(2)], [invalid(7)]]);
+  });
+
+  it('chats: latest(chatId) names the newest response while it is readable; status says where each stands', async () => {
+    const log = makeLog();
+    const chatId = freshId();
+    const [first, second] = [freshId(), freshId()];
+    expect(await log.latest(chatId)).toBeUndefined();
+    expect(await log.status(first)).toBe('unknown');
+    await record(log, first, concat([delta(0), done])).passed; // a stream of no chat
+    expect([await log.status(first), await log.latest(chatId)]).toEqual(['finished', undefined]);
+    const answers = [
+      [delta(0), done],
+      [delta(1), done],
+    ];
+    const source = new Subject<StreamEvent>();
+    const passed = collect(source.pipe(recordTo(log, second, { chatId })));
+    await eventuallyEqual(() => log.status(second), 'open');
+    expect(await log.latest(chatId)).toBe(second);
+    answers[0].forEach((event) => source.next(event));
+    expect(await passed).toEqual(answers[0]);
+    expect(await log.status(second)).toBe('finished');
+    expect(await log.latest(chatId)).toBe(second); // finished, still readable
+    const third = freshId();
+    expect(await collect(concat(answers[1]).pipe(recordTo(log, third, { chatId })))).toEqual(
+      answers[1],
+    );
+    expect([await log.latest(chatId), await log.status(third)]).toEqual([third, 'finished']);
+    expect(await collect(followLog(log, third))).toEqual(answers[1]);
+  });
+
+  it('recording under an open id: failed stream-exists reaches the recorder, the chat keeps its response', async () => {
+    const log = makeLog();
+    const chatId = freshId();
+    const id = freshId();
+    const source = new Subject<StreamEvent>();
+    const passed = collect(source.pipe(recordTo(log, id, { chatId })));
+    await eventuallyEqual(() => log.status(id), 'open');
+    const [failed] = await collect(concat([delta(9), done]).pipe(recordTo(log, id, { chatId })));
+    expect(failed.type === 'failed' && [failed.error.code, failed.error.retryable]).toEqual([
+      'stream-exists',
+      false,
     ]);
-    recording.stop();
+    source.next(delta(0));
+    source.next(done);
+    expect(await passed).toEqual([delta(0), done]);
+    expect([await log.latest(chatId), await collect(followLog(log, id))]).toEqual([
+      id,
+      [delta(0), done],
+    ]);
   });
 
   it('a recorder unsubscribed early appends incomplete aborted, and its followers end with it', async () => {

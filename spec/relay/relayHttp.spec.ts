@@ -110,7 +110,7 @@ describe('relaying over Node http', () => {
         error: {
           code: 'invalid-last-event-id',
           message:
-            'Cannot resume stream "chat-1" after position 9: it is past the last event stored (position 3).',
+            'Cannot resume stream "chat-1" after position 9: it is at or past the end of the stream (its terminal is position 3).',
           status: 400,
           retryable: false,
         },

@@ -1,17 +1,15 @@
-import {
-  parseJsonEventStream,
-  readUIMessageStream,
-  uiMessageChunkSchema,
-  type UIMessage,
-} from 'ai';
+import type { UIMessage } from 'ai';
+import { aiSdkMajors, type AISdkMajor } from '../helpers/aiSdkMajors';
 import type { StreamEvent } from '../../src/events';
 import { UNFINISHED_TOOL_INPUT } from '../../src/relay/uiMessageFramer';
 import type { Turn } from '../../src/turn/turnBuilder';
 
 /**
  * The fields each chunk type may carry, copied from `uiMessageChunkSchema` of the installed
- * `ai` (node_modules/ai/dist/index.mjs, "ui-message-chunks.ts"): the schema is loose, so this
- * is what proves llm-rx sends no field the protocol does not know.
+ * `ai` 6 (node_modules/ai/dist/index.mjs, "ui-message-chunks.ts"); `ai` 7 accepts each of
+ * them too (its `UIMessageChunk` adds fields, e.g. `citations` on `text-end`, and removes
+ * none). The schema is loose, so this is what proves llm-rx sends no field either major does
+ * not know.
  */
 const CHUNK_FIELDS: Record<string, string[]> = {
   start: ['messageId', 'messageMetadata'],
@@ -96,13 +94,15 @@ export interface ReadResult {
 
 /**
  * Reads a chunk stream the way `useChat`'s DefaultChatTransport does (schema-validated), into
- * `readUIMessageStream` with `terminateOnError`, so any framing error ends the read and is
- * reported rather than swallowed.
+ * `readUIMessageStream` of one AI SDK major (ai 6 unless told), so any framing error ends the
+ * read and is reported rather than swallowed.
  */
 export async function readChunks(
   chunks: ReadableStream<unknown>,
   message?: UIMessage,
+  major: AISdkMajor = aiSdkMajors[0],
 ): Promise<ReadResult> {
+  const { readUIMessageStream, uiMessageChunkSchema } = major;
   const errors: string[] = [];
   const seen: Array<Record<string, unknown>> = [];
   const validated = chunks.pipeThrough(
@@ -139,7 +139,11 @@ export async function readChunks(
 }
 
 /** Reads a `toUIMessageStreamResponse` body as useChat would: SSE, JSON, schema, reader. */
-export async function readResponse(response: Response): Promise<ReadResult & { done: boolean }> {
+export async function readResponse(
+  response: Response,
+  major: AISdkMajor = aiSdkMajors[0],
+): Promise<ReadResult & { done: boolean }> {
+  const { parseJsonEventStream, uiMessageChunkSchema } = major;
   const text = await response.text();
   const done = text.endsWith('data: [DONE]\n\n');
   const body = new Response(text).body!;
@@ -152,7 +156,7 @@ export async function readResponse(response: Response): Promise<ReadResult & { d
       },
     }),
   );
-  return { ...(await readChunks(parsed)), done };
+  return { ...(await readChunks(parsed, undefined, major)), done };
 }
 
 /** The parts of a message a turn is compared on: text, reasoning per entry, tool parts. */

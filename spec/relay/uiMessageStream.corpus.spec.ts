@@ -10,7 +10,10 @@ import { UIMessageFramer } from '../../src/relay/uiMessageFramer';
 import { collectTurn } from '../../src/turn/collectTurn';
 import { chunksOf, collect, utf8 } from '../helpers/bytes';
 import { describeCorpus } from '../helpers/corpus';
+import { aiSdkMajors } from '../helpers/aiSdkMajors';
 import { readChunks, readResponse, summaryOfMessage, summaryOfTurn } from './uiMessageReader';
+
+const majors = aiSdkMajors.map((major) => [major.name, major] as const);
 
 /** Cleanups run after each test, whether it passed or not (a log's TTL timer must not outlive it). */
 const cleanups: Array<() => unknown> = [];
@@ -28,25 +31,33 @@ describeCorpus('UI message stream over every capture, read by the ai package', (
         events = await collect(streamEvents(chunksOf([utf8(capture.sse)])));
       });
 
-      it('readUIMessageStream reads it without an error; the message equals collectTurn', async () => {
-        const turn = (await collect(from(events).pipe(collectTurn())))[0];
-        const read = await readResponse(
-          toUIMessageStreamResponse(from(events), { messageId: 'm1' }),
-        );
-        expect(read.errors).toEqual([]);
-        expect(read.done).toBe(true);
-        expect(read.message?.id).toBe('m1');
-        expect(summaryOfMessage(read.message)).toEqual(summaryOfTurn(turn, events));
-      });
+      it.each(majors)(
+        'readUIMessageStream of %s reads it without an error; the message equals collectTurn',
+        async (_major, major) => {
+          const turn = (await collect(from(events).pipe(collectTurn())))[0];
+          const read = await readResponse(
+            toUIMessageStreamResponse(from(events), { messageId: 'm1' }),
+            major,
+          );
+          expect(read.errors).toEqual([]);
+          expect(read.done).toBe(true);
+          expect(read.message?.id).toBe('m1');
+          expect(summaryOfMessage(read.message)).toEqual(summaryOfTurn(turn, events));
+        },
+      );
 
-      it("with reasoning 'drop': no reasoning part, the rest unchanged", async () => {
-        const turn = (await collect(from(events).pipe(collectTurn())))[0];
-        const read = await readResponse(
-          toUIMessageStreamResponse(from(events), { reasoning: 'drop' }),
-        );
-        expect(read.errors).toEqual([]);
-        expect(summaryOfMessage(read.message)).toEqual(summaryOfTurn(turn, events, 'drop'));
-      });
+      it.each(majors)(
+        "with reasoning 'drop', read by %s: no reasoning part, the rest unchanged",
+        async (_major, major) => {
+          const turn = (await collect(from(events).pipe(collectTurn())))[0];
+          const read = await readResponse(
+            toUIMessageStreamResponse(from(events), { reasoning: 'drop' }),
+            major,
+          );
+          expect(read.errors).toEqual([]);
+          expect(summaryOfMessage(read.message)).toEqual(summaryOfTurn(turn, events, 'drop'));
+        },
+      );
 
       it('resumed after any position: re-sent starts, never a delta without its start, same text', async () => {
         const log = memoryEventLog();

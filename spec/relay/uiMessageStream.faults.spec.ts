@@ -7,6 +7,7 @@ import { collectTurn } from '../../src/turn/collectTurn';
 import { collect } from '../helpers/bytes';
 import { faultyResponse } from '../reliability/leakCheck';
 import { body, wireSamples, type WireSample } from '../reliability/wires';
+import { aiSdkMajors } from '../helpers/aiSdkMajors';
 import { readResponse, summaryOfMessage, summaryOfTurn } from './uiMessageReader';
 
 /** The fault-matrix cases of spec/reliability/faultMatrix.spec.ts, as event streams. */
@@ -73,24 +74,25 @@ function faultCases(sample: WireSample): Array<[string, () => Observable<StreamE
   ];
 }
 
-describe.each(wireSamples.map((sample) => [sample.provider, sample] as const))(
-  'UI message stream over the fault matrix: %s',
-  (_provider, sample) => {
-    it.each(faultCases(sample))(
-      '%s: read without error; the message equals collectTurn',
-      async (_name, make) => {
-        const events = await collect(make());
-        const turn = (await collect(from(events).pipe(collectTurn())))[0];
-        const read = await readResponse(toUIMessageStreamResponse(from(events)));
-        expect(read.errors).toEqual([]);
-        expect(read.done).toBe(true);
-        expect(summaryOfMessage(read.message)).toEqual(summaryOfTurn(turn, events));
-        const last = read.chunks[read.chunks.length - 1];
-        expect(['finish', 'abort']).toContain(last.type);
-      },
-    );
-  },
-);
+describe.each(
+  wireSamples.flatMap((sample) =>
+    aiSdkMajors.map((major) => [sample.provider, major.name, sample, major] as const),
+  ),
+)('UI message stream over the fault matrix: %s, read by %s', (_provider, _major, sample, major) => {
+  it.each(faultCases(sample))(
+    '%s: read without error; the message equals collectTurn',
+    async (_name, make) => {
+      const events = await collect(make());
+      const turn = (await collect(from(events).pipe(collectTurn())))[0];
+      const read = await readResponse(toUIMessageStreamResponse(from(events)), major);
+      expect(read.errors).toEqual([]);
+      expect(read.done).toBe(true);
+      expect(summaryOfMessage(read.message)).toEqual(summaryOfTurn(turn, events));
+      const last = read.chunks[read.chunks.length - 1];
+      expect(['finish', 'abort']).toContain(last.type);
+    },
+  );
+});
 
 // Any sequence of events — deltas without starts, ends without starts, tool results for
 // unknown calls, no terminal, two terminals — is read without a framing error.
@@ -146,16 +148,19 @@ const anyEvent: fc.Arbitrary<StreamEvent> = fc.oneof(
   ),
 );
 
-describe('UI message stream of any event sequence', () => {
-  it('is read by readUIMessageStream without an error, ending in finish or abort (300 runs)', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(anyEvent, { maxLength: 14 }), async (events) => {
-        const read = await readResponse(toUIMessageStreamResponse(from(events)));
-        expect(read.errors).toEqual([]);
-        expect(read.done).toBe(true);
-        expect(['finish', 'abort']).toContain(read.chunks[read.chunks.length - 1].type);
-      }),
-      { numRuns: 300, seed: 17 },
-    );
-  });
-});
+describe.each(aiSdkMajors.map((major) => [major.name, major] as const))(
+  'UI message stream of any event sequence, read by %s',
+  (_major, major) => {
+    it('is read by readUIMessageStream without an error, ending in finish or abort (300 runs)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(anyEvent, { maxLength: 14 }), async (events) => {
+          const read = await readResponse(toUIMessageStreamResponse(from(events)), major);
+          expect(read.errors).toEqual([]);
+          expect(read.done).toBe(true);
+          expect(['finish', 'abort']).toContain(read.chunks[read.chunks.length - 1].type);
+        }),
+        { numRuns: 300, seed: 17 },
+      );
+    });
+  },
+);

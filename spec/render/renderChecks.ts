@@ -8,6 +8,7 @@ import type { RenderFormat, RenderedMessage, TelegramEntity } from '../../src/re
 export const DEFAULT_LIMITS: Record<RenderFormat, number> = {
   telegram: 4096,
   'telegram-html': 4096,
+  'telegram-rich': 32768,
   slack: 4000,
   discord: 2000,
   plain: Infinity,
@@ -57,8 +58,10 @@ export function markdownVisible(markdown: string): string {
 /** The visible text of rendered messages, markers removed as far as each format allows. */
 export function renderedVisible(messages: RenderedMessage[], format: RenderFormat): string {
   return messages
-    .map(({ text }) => {
+    .map(({ text, plain }) => {
       switch (format) {
+        case 'telegram-rich':
+          return plain;
         case 'telegram-html':
           return htmlVisible(text);
         case 'slack':

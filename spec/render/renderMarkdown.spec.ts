@@ -304,7 +304,7 @@ describe('renderMarkdown: options', () => {
     const call = () => renderMarkdown('x', 'whatsapp' as RenderFormat);
     expect(call).toThrow(LlmRxError);
     expect(call).toThrow(
-      'renderMarkdown: unknown format "whatsapp"; use one of telegram, telegram-html, slack, discord, plain',
+      'renderMarkdown: unknown format "whatsapp"; use one of telegram, telegram-html, telegram-rich, slack, discord, plain',
     );
     expect(() => renderMarkdown('x', 'toString' as RenderFormat)).toThrow(/unknown format/);
   });

@@ -38,8 +38,8 @@ export interface ChannelOverrides {
   scheduler?: SchedulerLike;
 }
 
-// Strict: a misspelt override (`minchars`) would otherwise be ignored without a word.
-const ChannelOverrides = z.strictObject({
+// A misspelt override (`minchars`) is an error naming the known ones (parseOptions).
+const ChannelOverrides = z.object({
   minChars: z.optional(z.int().check(z.positive())),
   maxChars: z.optional(z.int().check(z.positive())),
   idleMs: z.optional(durationOption),

@@ -1,3 +1,5 @@
+import { platformLimits, type PlatformName } from '../platforms';
+
 /**
  * How one channel wants a reply delivered: the block sizes its users read comfortably, how long a
  * pause flushes what is held, whether reasoning is shown, and the hard size of one message.
@@ -27,17 +29,23 @@ export type ChannelName = 'web' | 'telegram' | 'discord' | 'slack' | 'signal' | 
 
 /**
  * An IM channel: blocks of minChars..maxChars sent while the model writes, flushed after 1 s
- * idle, reasoning dropped, and one message holds at most maxChars.
+ * idle, reasoning dropped; one message holds the platform's limit (`platformLimits`), and a
+ * block is at most that (`maxChars` defaults to it).
  */
-function imPreset(minChars: number, maxChars: number, limitSource: string): ChannelPreset {
+function imPreset(
+  platform: PlatformName,
+  minChars: number,
+  maxChars = platformLimits[platform].maxMessageChars,
+): ChannelPreset {
+  const { maxMessageChars, source } = platformLimits[platform];
   return {
     minChars,
-    maxChars,
+    maxChars: Math.min(maxChars, maxMessageChars),
     idleMs: 1000,
     mode: 'stream',
     reasoning: 'drop',
-    maxMessageChars: maxChars,
-    limitSource,
+    maxMessageChars,
+    limitSource: source,
   };
 }
 
@@ -57,7 +65,7 @@ function imPreset(minChars: number, maxChars: number, limitSource: string): Chan
  * | discord | 1500 | 2000 | 1000 | drop | 2000 |
  * | slack | 1500 | 4000 | 1000 | drop | 4000 |
  * | signal | 1500 | 2000 | 1000 | drop | 2000 |
- * | msteams | 1500 | 4000 | 1000 | drop | 4000 |
+ * | msteams | 1500 | 4000 | 1000 | drop | 28,000 |
  * | sms | 120 | 160 | 1000 | drop | 160 |
  *
  * Characters are JavaScript string length (UTF-16 code units): never fewer than what Telegram,
@@ -76,32 +84,13 @@ export const channelPresets: Readonly<Record<ChannelName, ChannelPreset>> = Obje
     reasoning: 'keep',
     limitSource: 'A web UI renders deltas as they arrive; it has no message size limit.',
   },
-  telegram: imPreset(
-    800,
-    4096,
-    'Telegram Bot API sendMessage / editMessageText: text is 1-4096 characters after entity parsing.',
-  ),
-  discord: imPreset(1500, 2000, 'Discord API Create Message: content is at most 2000 characters.'),
-  slack: imPreset(
-    1500,
-    4000,
-    'Slack chat.postMessage: keep `text` under 4,000 characters (longer is truncated at 40,000).',
-  ),
-  signal: imPreset(
-    1500,
-    2000,
-    'Signal clients send a body over 2,000 characters as a long-text attachment, not inline.',
-  ),
-  msteams: imPreset(
-    1500,
-    4000,
-    'Microsoft Teams caps a message at about 28 KB of HTML; 4,000 characters keeps a block readable and well inside it.',
-  ),
-  sms: imPreset(
-    120,
-    160,
-    'GSM 03.38: one SMS segment holds 160 GSM-7 characters (153 when concatenated, 70 in UCS-2).',
-  ),
+  telegram: imPreset('telegram', 800),
+  discord: imPreset('discord', 1500),
+  slack: imPreset('slack', 1500),
+  signal: imPreset('signal', 1500),
+  // 4,000 characters keeps a Teams block readable, well inside the message limit.
+  msteams: imPreset('msteams', 1500, 4000),
+  sms: imPreset('sms', 120),
 } satisfies Record<ChannelName, ChannelPreset>);
 
 /** The names of every preset, in table order (for error messages and the CLI). */

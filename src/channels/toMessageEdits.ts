@@ -55,7 +55,7 @@ const ToMessageEditsOptions = z
  *   the terminal) is dropped: this is the sink-side mapping, its output is the edit, not an
  *   event. Subscribe to the events themselves (`share()`) for the terminal or a typing
  *   indicator. A `silent` reply has no blocks, so it yields no edit at all.
- * - With `render: 'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain'`, each edit also
+ * - With `render` (any `renderMarkdown` format, `telegram-rich` included), each edit also
  *   carries `rendered` (its text as `renderMarkdown` renders it), and a block fits when the
  *   rendered message stays within `maxMessageChars`; a block too long for one message is sent
  *   in the pieces `renderMarkdown` cuts (each `text` then that piece's visible text).

@@ -1,11 +1,9 @@
 // The incremental block chunker's public entry: options checked here, the work done by
 // IncrementalChunker (incrementalChunker.ts).
 
-import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
 import { BlockChunkerOptions, type BlockChunker } from './chunkingOptions';
 import { IncrementalChunker } from './incrementalChunker';
-import { zodMessages } from '../internal/zodMessages';
+import { parseOptions } from '../internal/parseOptions';
 
 export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from './chunkingOptions';
 
@@ -36,6 +34,8 @@ export type { BlockChunker, BlockChunkerOptions, BlockReason, ChunkBlock } from 
  *   minChars), never between its header and delimiter rows while a later row will do. Every
  *   continuation block of a GFM table starts with its header and delimiter rows, counted inside
  *   maxChars, like a reopened fence; a header taking more than half of maxChars is not repeated.
+ *   A row that fits maxChars is never cut: when the header and the next row do not fit together,
+ *   that block goes without the header (the blocks after it get it again).
  * - `。！？．` (and `.!?`) end a sentence; the fullwidth ones (closing quotes and brackets may
  *   follow) end it even with no space after them, so Chinese and Japanese text is cut after a
  *   sentence rather than mid-sentence.
@@ -65,12 +65,5 @@ export function createBlockChunker(options: BlockChunkerOptions): BlockChunker {
  * blocks into the caller's array instead of a new one per delta.
  */
 export function createIncrementalChunker(options: BlockChunkerOptions): IncrementalChunker {
-  const parsed = BlockChunkerOptions.safeParse(options ?? {}, zodMessages);
-  if (!parsed.success) {
-    throw new LlmRxError(
-      'invalid-options',
-      `createBlockChunker: invalid options\n${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return new IncrementalChunker(parsed.data);
+  return new IncrementalChunker(parseOptions('createBlockChunker', BlockChunkerOptions, options));
 }

@@ -147,6 +147,13 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
       return this.cut(blocks, region.breakBefore, null, reason);
     }
     if (region?.kind === 'table') {
+      // The repeated header leaves no room for the next row: this block goes without it
+      // rather than cut that row (the drain measures the block again).
+      if (region === this.startTable && breaks.tableNewline.lastInRange(cursor + 1, high) < 0) {
+        this.startTable = null;
+        this.prefix = '';
+        return;
+      }
       const position = this.tableCut(region, low, high);
       if (position > 0) return this.cut(blocks, position, null, reason);
     }

@@ -49,7 +49,8 @@ export const usage = `Usage:
   llm-rx --version | --help
 
 replay exits 1 when the stream ends \`failed\`, 0 otherwise (completed or incomplete); every
-command exits 2 after a usage mistake.
+command exits 2 after a usage mistake, a file that is not a capture (missing, binary, not UTF-8)
+included.
 
 A capture is a raw SSE body (.sse), Ollama NDJSON (.ndjson) or one JSON payload per line
 (.chunks.jsonl). Captures carry no timing: replay paces them at one wire message every 20 ms
@@ -66,14 +67,25 @@ const optionsOf = {
 
 /**
  * Reads `argv` (without node and the script); throws CliUsageError on anything it cannot use.
- * No arguments at all is a usage mistake (exit 2 after the usage); `--help` is not.
+ * No arguments at all is a usage mistake (exit 2 after the usage); `--help` is not. `--version`
+ * stands alone: with a command, a file or another option it is a usage mistake.
  */
 export function parseCliArgs(argv: string[]): CliCommand {
   if (argv.length === 0) throw new CliUsageError('no command given', { showUsage: true });
   const { values, positionals } = parseArgsStrict(joinDashValues(argv));
   const [command, capture, ...extra] = positionals;
   if (values.help || command === 'help') return { command: 'help' };
-  if (values.version) return { command: 'version' };
+  if (values.version) {
+    // `llm-rx --version extra` is a mistake, not a version query that ignores the rest.
+    const option = Object.keys(values).find((name) => name !== 'version');
+    const extraText = positionals.length > 0 ? `"${positionals[0]}"` : option && `--${option}`;
+    if (extraText) {
+      throw new CliUsageError(`--version takes no other argument (got ${extraText})`, {
+        showUsage: true,
+      });
+    }
+    return { command: 'version' };
+  }
   if (command === undefined) throw new CliUsageError('no command given', { showUsage: true });
   if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
 

@@ -15,7 +15,13 @@ export interface Capture {
   providerHint?: ProviderName;
 }
 
-/** Reads a `.sse`, `.ndjson` or `.chunks.jsonl` capture; a missing or unknown file is a CliUsageError. */
+/**
+ * Reads a `.sse`, `.ndjson` or `.chunks.jsonl` capture. One rule for input the CLI cannot read
+ * as a capture, whatever its kind: a missing file, an unknown extension, bytes that are not
+ * UTF-8 text (a binary file), a `.chunks.jsonl` whose first line is not JSON — a CliUsageError
+ * (exit 2). Text that reads but is not a stream (an HTML page saved as `.sse`) is replayed as
+ * streamEvents sees it: `failed` `unexpected-body`.
+ */
 export function loadCapture(path: string): Capture {
   const name = basename(path);
   const kind = name.endsWith('.chunks.jsonl')
@@ -33,7 +39,7 @@ export function loadCapture(path: string): Capture {
   let text: string;
   try {
     if (!statSync(path).isFile()) throw new CliUsageError(`${path}: not a file`);
-    text = readFileSync(path, 'utf8');
+    text = textOf(readFileSync(path), path);
   } catch (error) {
     if (error instanceof CliUsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -46,6 +52,20 @@ export function loadCapture(path: string): Capture {
     return { name, framing: 'ndjson', messages: splitLines(text), providerHint: 'ollama' };
   }
   return { name, framing: 'sse', messages: frameChunkLines(text, path) };
+}
+
+/** The file's bytes as UTF-8 text; anything else (invalid UTF-8, NUL bytes) is not a capture. */
+function textOf(bytes: Uint8Array, path: string): string {
+  let text: string | undefined;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // Not UTF-8: reported below.
+  }
+  if (text === undefined || text.includes('\u0000')) {
+    throw new CliUsageError(`${path}: not a capture (binary data, not UTF-8 text)`);
+  }
+  return text;
 }
 
 /** A raw SSE body cut after each blank line (an event or a comment block), bytes unchanged. */

@@ -7,6 +7,7 @@ import { PACE_MS, decodeCapture, providerOf, type TimedEvent } from './decode';
 /** What `llm-rx inspect` reports about one capture. */
 export interface CaptureReport {
   capture: string;
+  /** The provider streamEvents detected, else the one `--provider` named. */
   provider?: string;
   wireMessages: number;
   messagesRead: number;
@@ -35,12 +36,17 @@ export async function inspectCommand(
     decoded.messagesRead,
     decoded.events,
   );
+  // A stream that failed before any response-start still names the provider it was read as.
+  const given = report.provider === undefined ? options.provider : undefined;
+  report.provider ??= options.provider;
   if (options.json) {
     output.write(`${JSON.stringify(report)}\n`);
     return 0;
   }
-  const at = (ms: number | undefined) =>
-    ms === undefined ? 'never' : `${(ms / 1000).toFixed(2)}s (wire message ${ms / PACE_MS + 1})`;
+  const chars = (count: number, firstMs: number | undefined) =>
+    firstMs === undefined
+      ? 'none'
+      : `${plural(count, 'character')}, first at ${(firstMs / 1000).toFixed(2)}s (wire message ${firstMs / PACE_MS + 1})`;
   const counts = Object.entries(report.counts)
     .sort(([, a], [, b]) => b - a)
     .map(([type, count]) => `${type} ${count}`)
@@ -48,17 +54,32 @@ export async function inspectCommand(
   const terminal = report.terminal ? describeEvent(report.terminal) : undefined;
   const lines = [
     paint(output, 'bold', `llm-rx inspect ${report.capture}`),
-    `provider     ${report.provider ?? 'not detected'}`,
-    `wire         ${report.wireMessages} messages${report.messagesRead < report.wireMessages ? ` (${report.messagesRead} read before the terminal)` : ''}`,
+    `provider     ${given ? `${given} (from --provider)` : (report.provider ?? 'not detected')}`,
+    `wire         ${plural(report.wireMessages, 'message')}${report.messagesRead < report.wireMessages ? ` (${report.messagesRead} read before the terminal)` : ''}`,
     `events       ${counts}`,
-    `text         ${report.textChars} characters, first at ${at(report.firstTextMs)}`,
-    `reasoning    ${report.reasoningChars} characters, first at ${at(report.firstReasoningMs)}`,
+    `text         ${chars(report.textChars, report.firstTextMs)}`,
+    `reasoning    ${chars(report.reasoningChars, report.firstReasoningMs)}`,
     `unknown      ${report.unknown.length > 0 ? report.unknown.join('\n             ') : 'nothing'}`,
     `warnings     ${report.otherWarnings.length > 0 ? report.otherWarnings.join('\n             ') : 'none'}`,
     `terminal     ${terminal ? paint(output, terminal.style, terminal.text) : 'none'}`,
   ];
   output.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+/** `1 message`, `2 messages`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * The characters of text the decoder produced (text-delta lengths): what `inspect` reports and
+ * what `replay` compares the channel's output with.
+ */
+export function decodedTextChars(events: TimedEvent[]): number {
+  let chars = 0;
+  for (const { event } of events) if (event.type === 'text-delta') chars += event.delta.length;
+  return chars;
 }
 
 /** The report of one decoded capture (pure: tested without files). */

@@ -1,6 +1,7 @@
 import { channelPresets, type ChannelName } from '../channels/presets';
 import type { ProviderName } from '../providers/detect';
 import { loadCapture } from './capture';
+import { decodedTextChars, plural } from './inspect';
 import { createReplayRenderer, jsonLine, paint, type CliOutput } from './render';
 import { channelTimeline, createChannelReplay } from './channelTimeline';
 import {
@@ -60,7 +61,7 @@ export async function replayCommand(options: ReplayOptions, output: CliOutput): 
       paint(
         output,
         'dim',
-        `${decoded.messagesRead} wire messages, ${pace}; times are replay times at ${PACE_MS} ms per message\n`,
+        `${plural(decoded.messagesRead, 'wire message')}, ${pace}; times are replay times at ${PACE_MS} ms per message\n`,
       ),
   );
   const totalMs = timeline.length > 0 ? timeline[timeline.length - 1].atMs : 0;
@@ -91,9 +92,15 @@ function summarize(decoded: TimedEvent[], sent: TimedEvent[], reasoning: 'keep' 
     (sum, { event }) => sum + (event.type === 'reasoning-delta' ? event.delta.length : 0),
     0,
   );
+  // `inspect` counts the decoded text; the channel's output may differ from it, and says how.
+  const decodedChars = decodedTextChars(decoded);
   const parts = [
-    blocks.length > 0 ? `${blocks.length} block${blocks.length === 1 ? '' : 's'}` : undefined,
-    `${textChars} characters of text sent`,
+    blocks.length > 0 ? plural(blocks.length, 'block') : undefined,
+    textChars === decodedChars
+      ? `${plural(textChars, 'character')} of text sent (all the decoded text, as inspect counts it)`
+      : `${plural(textChars, 'character')} of text sent of ${decodedChars} decoded (inspect's count; ` +
+        'the channel drops whitespace at block cuts, repeats fence and table header lines, ' +
+        'hides silent tokens and think-tag text)',
     reasoningChars > 0
       ? `${reasoningChars} characters of reasoning ${reasoning === 'keep' ? 'shown' : 'hidden'}`
       : undefined,

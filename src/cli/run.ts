@@ -7,8 +7,9 @@ import { replayCommand } from './replay';
 
 /**
  * Runs one `llm-rx` command line and resolves to its exit code: 0 done, 2 a usage mistake
- * (no command, missing file, unknown provider, channel or option, an option the command does
- * not take), 1 a replayed stream that ended `failed`, or an internal error. Errors are one line
+ * (no command, missing file or one that is not a capture — binary, not UTF-8 —, unknown
+ * provider, channel or option, an option the command does not take, `--version` with anything
+ * else), 1 a replayed stream that ended `failed`, or an internal error. Errors are one line
  * on `errors` (plus the usage line when the command line itself was malformed), never a stack
  * trace.
  */

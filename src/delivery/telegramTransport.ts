@@ -1,180 +1,248 @@
-import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
 import { DeliveryError } from './deliveryError';
-import { postJson, scrub, type HttpAnswer } from './httpCall';
-import type { DeliveryTransport, TransportCall } from './types';
+import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
+import {
+  firstLevel,
+  isFormatted,
+  levelLimit,
+  lowerLevel,
+  piecesOf,
+  type ContentLevel,
+  type Piece,
+} from './telegramContent';
+import { createDraftRefresher, type DraftRefresher } from './telegramDrafts';
+import { TelegramTransportOptions } from './telegramOptions';
+import type { TransportCall } from './types';
 
-/** Options of {@link telegramTransport}. */
-export interface TelegramTransportOptions {
-  /** The bot token from @BotFather. Never printed: messages show `***` in its place. */
-  token: string;
-  /** The chat to post in. */
-  chatId: number | string;
-  /**
-   * How `edit.rendered` is sent: `telegram` as `entities`, `telegram-html` as
-   * `parse_mode: 'HTML'`. An edit without `rendered` goes out as plain text.
-   * @defaultValue `'telegram'`
-   */
-  format?: 'telegram' | 'telegram-html';
-  /** @defaultValue `'https://api.telegram.org'` */
-  apiBase?: string;
-  /** @defaultValue the global `fetch` */
-  fetch?: typeof fetch;
-  /** The least time between two calls to this chat (`deliver`'s default). @defaultValue 1000 */
-  minIntervalMs?: number;
-}
-
-const TelegramTransportOptions = z.object({
-  token: z.string().check(z.minLength(1, 'the bot token is required')),
-  chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
-  format: z._default(z.enum(['telegram', 'telegram-html']), 'telegram'),
-  apiBase: z._default(z.url(), 'https://api.telegram.org'),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
-  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
-});
-
-/** Telegram's `ResponseParameters`: what we read from a failed answer. */
-const TelegramAnswer = z.looseObject({
-  ok: z.boolean(),
-  description: z.optional(z.string()),
-  result: z.optional(z.union([z.looseObject({ message_id: z.number() }), z.unknown()])),
-  parameters: z.optional(z.looseObject({ retry_after: z.optional(z.number()) })),
-});
+export type { TelegramTransportOptions } from './telegramOptions';
 
 /**
- * A {@link DeliveryTransport} for the Telegram Bot API: `sendMessage` / `editMessageText` in one
- * chat. The message reference is Telegram's `message_id`.
+ * What `telegramTransport` gives `deliver` for one message: the platform messages showing it
+ * (several when its text is longer than one Telegram message), and its draft while it is one.
+ */
+export interface TelegramRef {
+  messageIds: number[];
+  draftId?: number;
+}
+
+/** {@link telegramTransport}'s transport: `deliver`'s calls, its limits, and `close()`. */
+export interface TelegramTransport {
+  send(edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
+  edit(ref: TelegramRef, edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
+  /** The message is final: a draft is persisted, an edited message shows the final text. */
+  finish(ref: TelegramRef, edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
+  readonly minIntervalMs: number;
+  /** One message's limit: 4096, or 32,768 for `telegram-rich` (for `toMessageEdits`). */
+  readonly maxMessageChars: number;
+  /** Whether messages are drafted now (false after a TEXTDRAFT_PEER_INVALID). */
+  readonly drafting: boolean;
+  /** Stops every draft refresh timer (the transport is done; `deliver` finishing does this too). */
+  close(): void;
+}
+
+interface MessageState {
+  level: ContentLevel;
+  /** What each platform message of the ref shows (its piece as JSON). */
+  shown: string[];
+}
+
+/**
+ * A transport for the Telegram Bot API, for `deliver`, that streams natively where it can.
  *
- * - `edit.rendered` (from `toMessageEdits({ render: 'telegram' })`) goes out as its text plus
- *   `entities`, or with `parse_mode: 'HTML'` for `telegram-html`; without it, plain `text`.
- * - 429 → `retryAfterMs` from `parameters.retry_after`; 400 "message is not modified" →
- *   `notModified`; a formatting Telegram cannot parse → the call is retried at once as plain
- *   text, and that message stays plain (each report carries a `plain-text-fallback` warning).
- * - Other 400s, 401, 403, 404 are permanent; 5xx and network failures are retried.
+ * ```
+ * private chat (drafts):  send → sendMessageDraft   edit → sendMessageDraft (same draft_id)
+ *                         … every draftRefreshMs without a new text → the same draft again
+ *                         finish → sendMessage (the final text, persisted; the draft goes)
+ * group, or TEXTDRAFT_PEER_INVALID:  send → sendMessage   edit → editMessageText   finish → (edit if needed)
+ * ```
+ *
+ * - One `draft_id` per message. Telegram rejected drafts once (TEXTDRAFT_PEER_INVALID): that
+ *   call is retried at once as a message, and drafts stay off for the transport's life.
+ * - A text longer than one Telegram message continues in further messages (the ref lists them
+ *   all); a draft shows the last part, `finish` persists every part in order. Never truncated.
+ * - Formatting Telegram refuses falls back once per message, each step retried at once: rich
+ *   → entities → plain text (`rendered.plain`), with a `plain-text-fallback` warning.
+ * - Failures are classified once: 429 → `retryAfterMs`; "not modified" → delivered; 401, 403,
+ *   chat not found and other 4xx → `permanent`; 5xx and network → retried with backoff.
  *
  * @example
  * ```ts
- * edits$.pipe(deliver(telegramTransport({ token: process.env.BOT_TOKEN!, chatId })));
+ * const bot = telegramTransport({ token: process.env.BOT_TOKEN!, chatId: update.message.chat.id });
+ * events$.pipe(
+ *   channel('telegram'),
+ *   toMessageEdits({ maxMessageChars: bot.maxMessageChars, render: 'telegram' }),
+ *   deliver(bot),
+ * );
  * ```
  * @param options - {@link TelegramTransportOptions}
  */
-export function telegramTransport(options: TelegramTransportOptions): DeliveryTransport<number> {
-  const { token, chatId, format, apiBase, minIntervalMs, ...rest } = parseOptions(
-    'telegramTransport',
-    TelegramTransportOptions,
-    options,
-  );
-  const fetchFn = rest.fetch ?? globalThis.fetch;
-  const base = apiBase.replace(/\/+$/, '');
-  // Messages whose formatting Telegram rejected: they stay plain text.
-  const plainMessages = new Set<number>();
-
-  const call = async (
-    method: 'sendMessage' | 'editMessageText',
-    edit: MessageEdit,
-    fields: Record<string, unknown>,
-    context: TransportCall,
-  ): Promise<unknown> => {
-    // A first send attempt starts a message afresh (a transport may serve several replies,
-    // each numbering its messages from 0); the plain-text retry of a send is attempt 2 or more.
-    if (method === 'sendMessage' && context.attempt === 1) plainMessages.delete(edit.message);
-    const plain = plainMessages.has(edit.message);
-    const content = plain ? plainContent(edit) : formattedContent(edit, format);
-    if (plain && edit.rendered) {
-      context.warn(
-        'plain-text-fallback',
-        'Telegram rejected this formatting once; sent as plain text.',
-      );
-    }
-    const label = `Telegram ${method}`;
-    const answer = await postJson(
-      `${base}/bot${token}/${method}`,
-      { chat_id: chatId, ...fields, ...content },
-      { fetch: fetchFn, signal: context.signal, secret: token, label },
-    );
-    return readAnswer(answer, label, token, () => {
-      if (plain || !content.formatted) return false;
-      plainMessages.add(edit.message);
-      return true;
-    });
+export function telegramTransport(options: TelegramTransportOptions): TelegramTransport {
+  const settings = parseOptions('telegramTransport', TelegramTransportOptions, options);
+  const { token, chatId, format, messageThreadId } = settings;
+  const endpoint = {
+    base: settings.apiBase.replace(/\/+$/, ''),
+    token,
+    fetch: settings.fetch ?? globalThis.fetch,
   };
+  const isPrivate = typeof chatId === 'number' ? chatId > 0 : /^[1-9]\d*$/.test(chatId);
+  let drafting = settings.mode === 'draft' || (settings.mode === 'auto' && isPrivate);
+  const states = new WeakMap<TelegramRef, MessageState>();
+  // A send that failed half-way (a 429 after its first part) is continued, not repeated.
+  const pendingSends = new Map<number, TelegramRef>();
+  const thread = messageThreadId === undefined ? {} : { message_thread_id: messageThreadId };
+
+  // Calls go out one at a time, refreshes included, in the order they were asked for.
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = chain.then(work, work);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const api = (method: TelegramMethod, fields: Record<string, unknown>, signal: AbortSignal) =>
+    callTelegram(endpoint, method, { chat_id: chatId, ...fields }, signal);
+
+  const refresher: DraftRefresher<TelegramRef> = createDraftRefresher({
+    scheduler: settings.scheduler,
+    refreshMs: settings.draftRefreshMs,
+    // Checked when the refresh's turn comes: a message persisted meanwhile is not drafted again.
+    write: (ref, piece, signal) =>
+      serial(async () => (isDraft(ref) ? writeDraft(ref, piece, signal) : undefined)),
+  });
+
+  const isDraft = (ref: TelegramRef) =>
+    ref.draftId !== undefined && ref.messageIds.length === 0 && drafting;
+
+  const stateOf = (ref: TelegramRef): MessageState => {
+    let state = states.get(ref);
+    if (!state) states.set(ref, (state = { level: firstLevel(format), shown: [] }));
+    return state;
+  };
+
+  const writeDraft = (ref: TelegramRef, piece: Piece, signal: AbortSignal) =>
+    'rich' in piece
+      ? api(
+          'sendRichMessageDraft',
+          { ...thread, draft_id: ref.draftId, rich_message: piece.rich },
+          signal,
+        )
+      : api('sendMessageDraft', { ...thread, draft_id: ref.draftId, ...piece }, signal);
+
+  /** Throws what `outcome` says, after lowering the message's level or leaving drafts. */
+  const fail = (state: MessageState, outcome: TelegramOutcome & { ok: false }): never => {
+    const { error, fallback } = outcome;
+    const retryNow = (why: string) =>
+      new DeliveryError(`${error.message}; ${why}`, { retryAfterMs: 0, status: error.status });
+    if (fallback === 'draft-peer-invalid' && drafting) {
+      drafting = false;
+      throw retryNow('drafts are for private chats: sending messages from now on');
+    }
+    const rejected =
+      (fallback === 'rich-rejected' && state.level === 'rich') ||
+      (fallback === 'formatting' && state.level === 'formatted');
+    if (rejected) {
+      state.level = lowerLevel(state.level)!;
+      throw retryNow(`retrying ${state.level === 'plain' ? 'as plain text' : 'with entities'}`);
+    }
+    throw error;
+  };
+
+  const warnIfLowered = (state: MessageState, pieces: Piece[], call: TransportCall) => {
+    if (state.level === firstLevel(format)) return;
+    const what = state.level === 'plain' ? 'sent as plain text' : 'sent with entities';
+    if (state.level === 'plain' || pieces.some(isFormatted)) {
+      call.warn('plain-text-fallback', `Telegram rejected this formatting once; ${what}.`);
+    }
+  };
+
+  /** Shows `edit` as the message as a draft (its last part). */
+  const draft = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
+    const state = stateOf(ref);
+    const pieces = piecesOf(edit, format, state.level);
+    warnIfLowered(state, pieces, call);
+    const piece = pieces[pieces.length - 1];
+    const outcome = await writeDraft(ref, piece, call.signal);
+    if (!outcome.ok) fail(state, outcome);
+    refresher.wrote(ref, piece, call.signal);
+  };
+
+  /** Makes the ref's platform messages show `edit`: edits the parts that changed, sends new ones. */
+  const show = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
+    const state = stateOf(ref);
+    const pieces = piecesOf(edit, format, state.level);
+    let calls = 0;
+    for (const [index, piece] of pieces.entries()) {
+      const key = JSON.stringify(piece);
+      const messageId = ref.messageIds[index];
+      if (messageId !== undefined && state.shown[index] === key) continue;
+      // Said on every call that sends the lowered content, not on a finish that sends nothing.
+      if (calls++ === 0) warnIfLowered(state, pieces, call);
+      const fields = 'rich' in piece ? { rich_message: piece.rich } : piece;
+      const outcome =
+        messageId !== undefined
+          ? await api('editMessageText', { message_id: messageId, ...fields }, call.signal)
+          : await api(
+              'rich' in piece ? 'sendRichMessage' : 'sendMessage',
+              { ...thread, ...fields },
+              call.signal,
+            );
+      if (!outcome.ok && !outcome.error.notModified) fail(state, outcome);
+      if (messageId === undefined) ref.messageIds.push(readMessageId(outcome));
+      state.shown[index] = key;
+    }
+  };
+
+  let draftCount = 0;
+  const draftBase = Math.floor(Math.random() * 2 ** 30);
 
   return {
-    minIntervalMs,
-    async send(edit, context) {
-      const result = await call('sendMessage', edit, {}, context);
-      const messageId = (result as { message_id?: unknown } | undefined)?.message_id;
-      if (typeof messageId !== 'number') {
-        throw new DeliveryError('Telegram sendMessage: the answer has no message_id.', {
-          permanent: true,
-        });
-      }
-      return messageId;
+    minIntervalMs: settings.minIntervalMs,
+    maxMessageChars: levelLimit(firstLevel(format)),
+    get drafting() {
+      return drafting;
     },
-    async edit(messageId, edit, context) {
-      await call('editMessageText', edit, { message_id: messageId }, context);
+    send(edit, call) {
+      const resumed = call.attempt > 1 ? pendingSends.get(edit.message) : undefined;
+      const ref: TelegramRef = resumed ?? { messageIds: [] };
+      pendingSends.set(edit.message, ref);
+      return serial(async () => {
+        if (drafting && ref.messageIds.length === 0) {
+          ref.draftId ??= draftBase + ++draftCount;
+          await draft(ref, edit, call);
+        } else {
+          refresher.stop(ref);
+          await show(ref, edit, call);
+        }
+        pendingSends.delete(edit.message);
+        return ref;
+      });
     },
+    edit(ref, edit, call) {
+      return serial(async () => {
+        if (isDraft(ref)) await draft(ref, edit, call);
+        else {
+          refresher.stop(ref);
+          await show(ref, edit, call);
+        }
+        return ref;
+      });
+    },
+    finish(ref, edit, call) {
+      return serial(async () => {
+        await show(ref, edit, call);
+        refresher.stop(ref);
+        return ref;
+      });
+    },
+    close: () => refresher.close(),
   };
 }
 
-interface Content {
-  text: string;
-  entities?: unknown[];
-  parse_mode?: 'HTML';
-  /** Whether Telegram has formatting to parse (not sent). */
-  formatted?: boolean;
-}
-
-function formattedContent(edit: MessageEdit, format: 'telegram' | 'telegram-html'): Content {
-  const rendered = edit.rendered;
-  if (!rendered) return { text: edit.text };
-  const isHtml = rendered.parseMode === 'HTML';
-  if (isHtml !== (format === 'telegram-html')) {
-    throw new DeliveryError(
-      `telegramTransport: message ${edit.message} was rendered for ${isHtml ? 'telegram-html' : 'telegram'} but the transport's format is ${format}; use the same format in toMessageEdits({ render }) and telegramTransport({ format }).`,
-      { permanent: true },
-    );
+function readMessageId(outcome: TelegramOutcome): number {
+  const id = outcome.ok ? (outcome.result as { message_id?: unknown } | undefined)?.message_id : 0;
+  if (typeof id !== 'number') {
+    throw new DeliveryError('Telegram: the answer has no message_id.', { permanent: true });
   }
-  if (isHtml) return { text: rendered.text, parse_mode: 'HTML', formatted: true };
-  const entities = rendered.entities ?? [];
-  return entities.length > 0
-    ? { text: rendered.text, entities, formatted: true }
-    : { text: rendered.text };
-}
-
-function plainContent(edit: MessageEdit): Content {
-  return { text: edit.rendered ? edit.rendered.plain : edit.text };
-}
-
-/**
- * The `result` of a successful answer, or a DeliveryError saying what to do. `fallBack()` is
- * asked on a formatting error: true when the next call of that message will be plain text.
- */
-function readAnswer(
-  answer: HttpAnswer,
-  label: string,
-  token: string,
-  fallBack: () => boolean,
-): unknown {
-  const parsed = TelegramAnswer.safeParse(answer.body);
-  const { status } = answer;
-  if (parsed.success && parsed.data.ok && status < 300) return parsed.data.result;
-  const description = scrub(parsed.success ? (parsed.data.description ?? '') : '', token);
-  const what = `${label}: ${status} ${description || 'an answer that is not the Bot API'}`;
-  if (status === 429) {
-    const seconds = parsed.success ? parsed.data.parameters?.retry_after : undefined;
-    return fail(what, { status, retryAfterMs: seconds === undefined ? undefined : seconds * 1000 });
-  }
-  if (status === 400 && /message is not modified/i.test(description)) {
-    return fail(what, { status, notModified: true });
-  }
-  if (status === 400 && /can't parse entities|entit(y|ies)|can't find end/i.test(description)) {
-    if (fallBack()) return fail(`${what}; retrying as plain text`, { status, retryAfterMs: 0 });
-  }
-  return fail(what, { status, permanent: status < 500 && status !== 408 });
-}
-
-function fail(message: string, context: ConstructorParameters<typeof DeliveryError>[1]): never {
-  throw new DeliveryError(message, context);
+  return id;
 }

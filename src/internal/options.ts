@@ -1,7 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
-import { zodMessages } from './zodMessages';
 
 /** A `scheduler` option: anything with `schedule` and `now`, defaulting to `asyncScheduler`. */
 export const schedulerOption = z._default(
@@ -29,19 +27,5 @@ export const signalOption = z.custom<AbortSignal>(
 /** A duration in milliseconds: a finite, non-negative number. */
 export const durationOption = z.number().check(z.nonnegative());
 
-/**
- * Validates `options` at construction; a bad option throws an LlmRxError `invalid-options`
- * naming the function and each offending field.
- */
-export function parseOptions<Schema extends z.ZodMiniType>(
-  functionName: string,
-  schema: Schema,
-  options: unknown,
-): z.output<Schema> {
-  const result = schema.safeParse(options ?? {}, zodMessages);
-  if (result.success) return result.data;
-  throw new LlmRxError(
-    'invalid-options',
-    `${functionName}: invalid options\n${z.prettifyError(result.error)}`,
-  );
-}
+/** Every options object goes through it (see parseOptions.ts). */
+export { parseOptions } from './parseOptions';

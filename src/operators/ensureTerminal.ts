@@ -1,13 +1,23 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { isLlmRxError } from '../errors';
-import * as events from '../events';
-import type { FinishEvent, StreamEvent, TerminalEvent, UsageEvent } from '../events';
+import { abortError, isLlmRxError } from '../errors';
+import {
+  failedEvent as importedFailedEvent,
+  isTerminal as importedIsTerminal,
+  terminalForFinish as importedTerminalForFinish,
+  type FinishEvent,
+  type StreamEvent,
+  type TerminalEvent,
+  type UsageEvent,
+} from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
 
-// A module-local copy of what runs for every event (see providers/openaiChat.ts).
-const { failedEvent, isTerminal, terminalForFinish } = events;
+// Module-local copies of what runs for every event (see providers/openaiChat.ts). Named imports,
+// not `import * as`: a bundler then keeps only these, not an object of every export of events.ts.
+const failedEvent = importedFailedEvent;
+const isTerminal = importedIsTerminal;
+const terminalForFinish = importedTerminalForFinish;
 
 const EnsureTerminalOptions = z.object({
   idleTimeoutMs: z.optional(durationOption),
@@ -22,7 +32,10 @@ export interface EnsureTerminalOptions {
   idleTimeoutMs?: number;
   /** Fail with `deadline` when the stream runs longer than this. @defaultValue no deadline */
   deadlineMs?: number;
-  /** Aborting it ends the stream with `incomplete`, reason `aborted`. */
+  /**
+   * Aborting it ends the stream with `incomplete`, reason `aborted` (whatever the reason);
+   * `AbortSignal.timeout()` ends it with `failed` `deadline`, retryable.
+   */
   signal?: AbortSignal;
   /** Where the timers run. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
@@ -48,7 +61,10 @@ export interface EnsureTerminalOptions {
  * - `idleTimeoutMs` without an event (each event resets it, counted from subscription):
  *   `failed` `stalled`; past `deadlineMs` from subscription: `failed` `deadline`. Either
  *   unsubscribes the source.
- * - `signal` aborted: `incomplete` reason `aborted`, and the source is unsubscribed.
+ * - `signal` aborted: `incomplete` reason `aborted` (any reason), and the source is
+ *   unsubscribed; `AbortSignal.timeout()`'s TimeoutError is `failed` `deadline`, retryable.
+ *   A source error with code `deadline` (a fetch body cut by `AbortSignal.timeout()`) passes
+ *   as `failed` `deadline` with its own `retryable`.
  * - Unsubscribing emits nothing and clears every timer and the abort listener.
  *
  * @example
@@ -84,8 +100,21 @@ export function ensureTerminal(
       deadlineTimer?.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
     };
-    const onAbort = () =>
-      end({ type: 'incomplete', reason: 'aborted', message: 'The caller aborted the stream.' });
+    const fail = (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!isLlmRxError(error)) return end(failedEvent('stream-error', message, true));
+      if (error.code === 'aborted') {
+        return end({
+          type: 'incomplete',
+          reason: 'aborted',
+          message: 'The caller aborted the stream.',
+        });
+      }
+      const { status, provider, retryAfterMs } = error;
+      end(failedEvent(error.code, message, error.retryable, { status, provider, retryAfterMs }));
+    };
+    // The signal's reason decides: AbortSignal.timeout() is a retryable `deadline`.
+    const onAbort = () => fail(abortError(signal?.reason));
     // Only called when there is an idle limit: without one, an event costs no timer work.
     const armIdle = (idleTimeoutMs: number) => {
       idleTimer?.unsubscribe();
@@ -132,13 +161,7 @@ export function ensureTerminal(
         if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
         subscriber.next(event);
       },
-      error(error) {
-        if (isLlmRxError(error) && error.code === 'aborted') return onAbort();
-        const message = error instanceof Error ? error.message : String(error);
-        if (!isLlmRxError(error)) return end(failedEvent('stream-error', message, true));
-        const { status, provider, retryAfterMs } = error;
-        end(failedEvent(error.code, message, error.retryable, { status, provider, retryAfterMs }));
-      },
+      error: fail,
       complete() {
         if (lastFinish) return end(terminalForFinish(lastFinish, lastUsage));
         end(

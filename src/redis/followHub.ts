@@ -4,8 +4,8 @@ import { isTerminal } from '../events';
 import type { LoggedEvent } from '../relay/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
 import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
-import { unknownStream } from '../relay/logErrors';
-import { openConnection } from './followConnection';
+import { pastTheEnd, unknownStream } from '../relay/logErrors';
+import { createReader, wakeReader, type Reader } from './followConnection';
 import { parseEntry, producerLost, trimmedError } from './streamEntries';
 
 /** One subscribed read: the last seq it received and where the rest goes. */
@@ -22,18 +22,6 @@ interface FollowedStream {
   readonly followers: Set<Follower>;
   lastActivityAt: number;
   lastCheckAt: number;
-}
-
-interface Reader {
-  readonly connection: RedisClientLike;
-  clientId?: string;
-  /** Set while an XREAD BLOCK is in flight; `woken` once a CLIENT UNBLOCK was sent for it. */
-  blocked: boolean;
-  woken: boolean;
-  /** Destroyed only once connected: node-redis cannot abort a connect in progress. */
-  connected: boolean;
-  /** Set when the log lets the connection go: it must not reconnect any more. */
-  stopped: boolean;
 }
 
 /** The reading side of a log, see {@link createFollowHub}. */
@@ -87,13 +75,21 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
     for (const stream of [...streams.values()]) endStream(stream, error);
   };
 
-  const deliver = (stream: FollowedStream, entries: unknown[]) => {
+  /**
+   * Hands `entries` (read from after position `start`) to the stream's followers. A follower
+   * whose cursor is below `start` joined after that read was sent: the entries are not yet its
+   * own (the next read starts from its cursor), so a gap is no trim for it. For the others the
+   * entries are contiguous unless `maxLen` trimmed what they still needed.
+   */
+  const deliver = (stream: FollowedStream, entries: unknown[], start: number) => {
     for (const entry of entries) {
       const logged = parseEntry(entry, stream.streamId);
       for (const follower of [...stream.followers]) {
         if (logged instanceof LlmRxError) {
           detach(follower);
           follower.subscriber.error(logged);
+        } else if (follower.cursor < start) {
+          continue;
         } else if (logged.seq > follower.cursor + 1) {
           detach(follower);
           follower.subscriber.error(trimmedError(stream.streamId, follower.cursor, logged.seq));
@@ -104,8 +100,20 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
             detach(follower);
             follower.subscriber.complete();
           }
+        } else if (isTerminal(logged.event)) {
+          // A follower waiting ahead of the stream: it finished at or below where it waits.
+          detach(follower);
+          follower.subscriber.error(pastTheEnd(stream.streamId, follower.cursor, logged.seq));
         }
       }
+    }
+  };
+  /** Ends the followers waiting at or past `end`, the terminal's seq of a finished stream. */
+  const endWaitingPast = (stream: FollowedStream, end: number) => {
+    for (const follower of [...stream.followers]) {
+      if (follower.cursor < end) continue;
+      detach(follower);
+      follower.subscriber.error(pastTheEnd(stream.streamId, follower.cursor, end));
     }
   };
   const lowestCursor = (stream: FollowedStream) =>
@@ -120,19 +128,23 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
       due.map(async (stream) => {
         stream.lastCheckAt = now;
         const state = await commands.state(connection, stream.keys);
-        if (state.alive === 1 || state.end >= 0 || streams.get(stream.streamId) !== stream) return;
-        if (state.alive === -1) {
-          endStream(stream, unknownStream(stream.streamId));
-          return;
+        if (streams.get(stream.streamId) !== stream) return;
+        if (state.end >= 0) return endWaitingPast(stream, state.end);
+        if (state.alive === 1) return;
+        if (state.alive === -1) return endStream(stream, unknownStream(stream.streamId));
+        // The recorder is gone: hand over what it stored before, then say so. A follower that
+        // joins during the XRANGE starts lower: read again for it (bounded).
+        for (let round = 0; round < 5 && stream.followers.size > 0; round++) {
+          const start = lowestCursor(stream);
+          const rest = (await connection.sendCommand([
+            'XRANGE',
+            stream.keys.events,
+            `0-${start + 2}`,
+            '+',
+          ])) as unknown[];
+          deliver(stream, rest, start);
+          if (stream.followers.size === 0 || lowestCursor(stream) >= start) break;
         }
-        // The recorder is gone: hand over what it stored before, then say so.
-        const rest = (await connection.sendCommand([
-          'XRANGE',
-          stream.keys.events,
-          `0-${lowestCursor(stream) + 2}`,
-          '+',
-        ])) as unknown[];
-        deliver(stream, rest);
         endStream(stream, producerLost(stream.streamId));
       }),
     );
@@ -159,6 +171,10 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
           await answer(current.connection.sendCommand(['CLIENT', 'ID']), 'following streams'),
         );
         const followed = [...streams.values()];
+        // Where this read starts, per stream: followers may join (lower) while it is in flight.
+        const starts = new Map(
+          followed.map((stream) => [stream.keys.events, lowestCursor(stream)]),
+        );
         const read = current.connection.sendCommand([
           'XREAD',
           'COUNT',
@@ -167,7 +183,7 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
           String(blockMs),
           'STREAMS',
           ...followed.map((stream) => stream.keys.events),
-          ...followed.map((stream) => `0-${lowestCursor(stream) + 1}`),
+          ...followed.map((stream) => `0-${starts.get(stream.keys.events)! + 1}`),
         ]);
         current.blocked = true;
         current.woken = false;
@@ -177,9 +193,10 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
         failures = 0;
         for (const [key, entries] of reply ?? []) {
           const stream = byEventsKey.get(String(key));
-          if (!stream) continue;
+          const start = starts.get(String(key));
+          if (!stream || start === undefined) continue;
           stream.lastActivityAt = scheduler.now();
-          deliver(stream, entries);
+          deliver(stream, entries, start);
         }
         await answer(checkLiveness(current.connection), 'checking recorders');
       } catch (error) {
@@ -200,21 +217,6 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
     }
   };
 
-  const wake = (current: Reader, attempts: number) => {
-    if (!current.blocked || current.woken || !current.clientId || attempts === 0) return;
-    current.woken = true;
-    client.sendCommand(['CLIENT', 'UNBLOCK', current.clientId]).then(
-      (unblocked) => {
-        // 0: the XREAD had not reached Redis yet (it travels on another connection); try again.
-        if (Number(unblocked) === 0 && reader === current && current.blocked) {
-          current.woken = false;
-          wake(current, attempts - 1);
-        }
-      },
-      () => undefined, // without CLIENT UNBLOCK a new follower waits for the block timeout
-    );
-  };
-
   return {
     add(follower, producerAlive) {
       let stream = streams.get(follower.streamId);
@@ -232,16 +234,12 @@ export function createFollowHub(options: ResolvedRedisEventLogOptions): FollowHu
       }
       stream.followers.add(follower);
       if (!reader) {
-        const created: Reader = {
-          connection: openConnection(client, maxReconnectAttempts, () => created.stopped),
-          blocked: false,
-          woken: false,
-          connected: false,
-          stopped: false,
-        };
-        reader = created;
+        reader = createReader(client, maxReconnectAttempts);
         void run(reader);
-      } else wake(reader, 5);
+      } else {
+        const current = reader;
+        wakeReader(client, current, 5, () => reader === current);
+      }
     },
     remove(follower) {
       detach(follower);

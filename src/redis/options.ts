@@ -90,3 +90,8 @@ export function streamKeys(keyPrefix: string, streamId: string): StreamKeys {
   const base = `${keyPrefix}{${streamId}}`;
   return { events: `${base}:events`, meta: `${base}:meta`, alive: `${base}:alive` };
 }
+
+/** The key of a chat's latest response (its stream id), under `keyPrefix`. */
+export function chatKey(keyPrefix: string, chatId: string): string {
+  return `${keyPrefix}chat:{${chatId}}:latest`;
+}

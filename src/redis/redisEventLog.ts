@@ -1,9 +1,14 @@
 import { defer, Observable, throwError } from 'rxjs';
 import { LlmRxError } from '../errors';
-import type { EventLog, EventLogWriter, LoggedEvent } from '../relay/eventLog';
+import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from '../relay/eventLog';
 import { checkResumePosition, unknownStream } from '../relay/logErrors';
 import { createFollowHub, type Follower } from './followHub';
-import { parseRedisEventLogOptions, streamKeys, type RedisEventLogOptions } from './options';
+import {
+  chatKey,
+  parseRedisEventLogOptions,
+  streamKeys,
+  type RedisEventLogOptions,
+} from './options';
 import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
 import { claimStream } from './writer';
 
@@ -22,8 +27,13 @@ import { claimStream } from './writer';
  *   Stream (entry `0-<seq + 1>`, fields `seq` and `event`), `…:meta` (owner, length, end), `…:alive`
  *   (the recorder's liveness key). Every write refreshes the TTL (`ttlSeconds`); `maxLen` trims.
  * - `claim` is one Lua script: of two recorders racing on one id exactly one wins; the other gets
- *   `stream-exists`, also while a finished stream is kept (positions never restart).
- * - The recorder refreshes its liveness key every `heartbeatMs` (it lives 1.5 ×); a follower
+ *   `stream-exists`, also while a finished stream is kept (positions never restart). With a
+ *   `chatId`, the winner then sets `…chat:{chatId}:latest` to its stream id (a key of its own:
+ *   another cluster slot), refreshed by the terminal; `latest` reads it and checks the stream.
+ * - A follower may join at any time and from any position: ahead of an open stream it waits;
+ *   at or past a finished stream's terminal it errors `invalid-last-event-id`.
+ * - The recorder refreshes its liveness key every `heartbeatMs` (it lives 1.5 ×), and every
+ *   append refreshes it too (a heartbeat queued behind a burst of appends is no death); a follower
  *   whose stream goes quiet checks it every `heartbeatMs / 2`, and when it lapsed delivers every
  *   stored event, then errors `producer-lost` (retryable): within 2 × `heartbeatMs` plus a round trip.
  * - Followers of one log share ONE connection the log opens (`client.duplicate()`, RESP2, a
@@ -46,8 +56,9 @@ import { claimStream } from './writer';
  * import { redisEventLog } from 'llm-rx/redis';
  * const client = await createClient({ url: process.env.REDIS_URL }).on('error', console.error).connect();
  * const log = redisEventLog({ client });
- * events$.pipe(recordTo(log, chatId)).subscribe();               // the node that calls the model
- * toSseResponse(followLog(log, chatId, { after }), { startAt: after + 1 }); // any node
+ * events$.pipe(recordTo(log, responseId, { chatId })).subscribe(onFailed); // the node that calls the model
+ * const id = await log.latest(chatId);                                       // any node, after a reload
+ * toSseResponse(followLog(log, responseId, { after }), { startAt: after + 1 }); // any node
  * ```
  * @param options.client A connected node-redis 5 client.
  * @param options.keyPrefix Prefix of every key. @defaultValue `'llm-rx:'`
@@ -68,11 +79,41 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       retryable: true,
     });
 
+  const ask = <T>(promise: () => Promise<T>, what: string): Promise<T> =>
+    closed
+      ? Promise.reject(closedError())
+      : withDeadline(
+          promise(),
+          answerDeadlineMs(resolved.heartbeatMs),
+          resolved.scheduler,
+          what,
+        ).catch((error: unknown) => Promise.reject(logUnavailable(what, error)));
+  const status = async (streamId: string): Promise<StreamStatus> => {
+    const state = await ask(
+      () => commands.state(client, streamKeys(keyPrefix, streamId)),
+      'reading a stream status',
+    );
+    return state.alive === -1 ? 'unknown' : state.end >= 0 ? 'finished' : 'open';
+  };
+
   return {
-    claim(streamId: string): Observable<EventLogWriter> {
+    claim(streamId, claimOptions): Observable<EventLogWriter> {
       return defer(() =>
-        closed ? throwError(closedError) : claimStream({ options: resolved, writers }, streamId),
+        closed
+          ? throwError(closedError)
+          : claimStream({ options: resolved, writers }, streamId, claimOptions?.chatId),
       );
+    },
+
+    status,
+
+    async latest(chatId) {
+      const streamId = await ask(
+        () => commands.latest(client, chatKey(keyPrefix, chatId)),
+        "reading a chat's latest response",
+      );
+      if (streamId === undefined) return undefined;
+      return (await status(streamId)) === 'unknown' ? undefined : streamId;
     },
 
     read(streamId: string, after: number): Observable<LoggedEvent> {
@@ -81,7 +122,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
           subscriber.error(closedError());
           return;
         }
-        const invalid = checkResumePosition(streamId, after, Infinity);
+        const invalid = checkResumePosition(streamId, after, undefined);
         if (invalid) {
           subscriber.error(invalid);
           return;
@@ -98,10 +139,11 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
         ).then(
           (state) => {
             if (!active) return;
-            const pastTheEnd = checkResumePosition(streamId, after, state.len);
+            // Ahead of an open stream is fine (the follower waits); at or past a terminal is not.
+            const end = state.end >= 0 ? state.end : undefined;
+            const pastTheEnd = checkResumePosition(streamId, after, end);
             if (state.alive === -1) subscriber.error(unknownStream(streamId));
             else if (pastTheEnd) subscriber.error(pastTheEnd);
-            else if (state.end >= 0 && after >= state.end) subscriber.complete();
             else {
               follower = { streamId, keys, cursor: after, subscriber };
               hub.add(follower, state.alive === 1);

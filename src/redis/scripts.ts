@@ -28,8 +28,9 @@ return 1`);
 
 /**
  * Appends one event as entry `0-<seq + 1>` and refreshes the TTLs; 0 when the caller no longer
- * owns the stream. KEYS: meta, events. ARGV: token, seq, event JSON, ttlMs, maxLen (0: none),
- * terminal (1/0).
+ * owns the stream. An append is a sign of life too: it refreshes the liveness key it holds, so a
+ * recorder whose heartbeat waits behind a burst of its own appends never looks dead. KEYS: meta,
+ * events, alive. ARGV: token, seq, event JSON, ttlMs, maxLen (0: none), terminal (1/0), livenessMs.
  */
 const APPEND = script(`
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
@@ -44,6 +45,9 @@ redis.call('HSET', KEYS[1], 'len', seq + 1)
 if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'end', seq) end
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if ARGV[6] ~= '1' and redis.call('GET', KEYS[3]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[3], ARGV[7])
+end
 return 1`);
 
 /** Refreshes the liveness key while the caller owns it (0 when it lapsed). KEYS: alive. ARGV: token, livenessMs. */
@@ -66,6 +70,20 @@ const STATE = script(`
 local m = redis.call('HMGET', KEYS[1], 'len', 'end')
 if not m[1] then return {-1, 0, -1} end
 return {redis.call('EXISTS', KEYS[2]), tonumber(m[1]), tonumber(m[2])}`);
+
+/**
+ * Makes a stream the chat's latest response, for as long as the stream lives. A key of its own
+ * (another cluster slot than the stream's), so not part of CLAIM. KEYS: chat. ARGV: stream id, ttlMs.
+ */
+const SET_LATEST = script(`
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`);
+
+/** Refreshes the chat key's TTL while it still names this stream. KEYS: chat. ARGV: stream id, ttlMs. */
+const TOUCH_LATEST = script(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`);
 
 /** Runs `s` on `client`; commands on one connection run in the order they were sent. */
 function run(client: RedisClientLike, s: Script, keys: string[], args: string[]): Promise<unknown> {
@@ -97,19 +115,36 @@ export const commands = {
     ttlMs: number,
     maxLen: number,
     terminal: boolean,
+    liveMs: number,
   ) =>
     Number(
       await run(
         c,
         APPEND,
-        [k.meta, k.events],
-        [token, String(seq), json, String(ttlMs), String(maxLen), terminal ? '1' : '0'],
+        [k.meta, k.events, k.alive],
+        [
+          token,
+          String(seq),
+          json,
+          String(ttlMs),
+          String(maxLen),
+          terminal ? '1' : '0',
+          String(liveMs),
+        ],
       ),
     ) === 1,
   heartbeat: async (c: RedisClientLike, k: StreamKeys, token: string, liveMs: number) =>
     Number(await run(c, HEARTBEAT, [k.alive], [token, String(liveMs)])) === 1,
   release: (c: RedisClientLike, k: StreamKeys, token: string) =>
     run(c, RELEASE, [k.alive], [token]),
+  setLatest: (c: RedisClientLike, chat: string, streamId: string, ttlMs: number) =>
+    run(c, SET_LATEST, [chat], [streamId, String(ttlMs)]),
+  touchLatest: (c: RedisClientLike, chat: string, streamId: string, ttlMs: number) =>
+    run(c, TOUCH_LATEST, [chat], [streamId, String(ttlMs)]),
+  latest: async (c: RedisClientLike, chat: string) => {
+    const streamId = await c.sendCommand(['GET', chat]);
+    return streamId === null || streamId === undefined ? undefined : String(streamId);
+  },
   state: async (c: RedisClientLike, k: StreamKeys): Promise<StreamState> => {
     const [alive, len, end] = (await run(c, STATE, [k.meta, k.alive], [])) as number[];
     return { alive: Number(alive) as StreamState['alive'], len: Number(len), end: Number(end) };

@@ -4,7 +4,7 @@ import { LlmRxError } from '../errors';
 import { streamExists } from '../relay/logErrors';
 import { isTerminal, type StreamEvent } from '../events';
 import type { EventLogWriter } from '../relay/eventLog';
-import { streamKeys, type ResolvedRedisEventLogOptions } from './options';
+import { chatKey, streamKeys, type ResolvedRedisEventLogOptions } from './options';
 import { answerDeadlineMs, commands, logUnavailable } from './scripts';
 
 /** What the writers of one log share: its options and the set of writers not yet released. */
@@ -17,18 +17,26 @@ export interface WriterHost {
 export const LIVENESS_HEARTBEATS = 1.5;
 
 /**
- * Claims `streamId` (one Lua script: exactly one of two racing claims wins) and emits its writer.
+ * Claims `streamId` (one Lua script: exactly one of two racing claims wins) and emits its writer;
+ * with `chatId`, the won stream is made the chat's latest response before the writer is emitted.
  * A claim Redis does not answer within max(5 s, 3 × `heartbeatMs`) errors with `log-unavailable`.
  */
-export function claimStream(host: WriterHost, streamId: string): Observable<EventLogWriter> {
+export function claimStream(
+  host: WriterHost,
+  streamId: string,
+  chatId?: string,
+): Observable<EventLogWriter> {
   const { client, heartbeatMs, ttlSeconds, scheduler } = host.options;
   const keys = streamKeys(host.options.keyPrefix, streamId);
   const token = randomUUID();
   const livenessMs = Math.ceil(heartbeatMs * LIVENESS_HEARTBEATS);
   return new Observable<EventLogWriter>((subscriber) => {
-    const claimed = defer(() =>
-      commands.claim(client, keys, token, ttlSeconds * 1000, livenessMs),
-    ).pipe(
+    const chat = chatId === undefined ? undefined : chatKey(host.options.keyPrefix, chatId);
+    const claimed = defer(async () => {
+      const won = await commands.claim(client, keys, token, ttlSeconds * 1000, livenessMs);
+      if (won && chat) await commands.setLatest(client, chat, streamId, ttlSeconds * 1000);
+      return won;
+    }).pipe(
       timeout({
         first: answerDeadlineMs(heartbeatMs),
         scheduler,
@@ -41,7 +49,7 @@ export function claimStream(host: WriterHost, streamId: string): Observable<Even
           subscriber.error(streamExists(streamId));
           return;
         }
-        const writer = createWriter(host, keys, token, streamId);
+        const writer = createWriter(host, keys, token, streamId, chat);
         host.writers.add(writer);
         subscriber.next(writer);
         subscriber.complete();
@@ -56,6 +64,7 @@ function createWriter(
   keys: ReturnType<typeof streamKeys>,
   token: string,
   streamId: string,
+  chat: string | undefined,
 ): EventLogWriter {
   const { client, heartbeatMs, ttlSeconds, maxLen, scheduler } = host.options;
   const livenessMs = Math.ceil(heartbeatMs * LIVENESS_HEARTBEATS);
@@ -130,9 +139,14 @@ function createWriter(
           ttlSeconds * 1000,
           maxLen ?? 0,
           terminal,
+          livenessMs,
         ),
         `redisEventLog: the stream "${streamId}" is no longer held by this recorder (it expired or was deleted); record again under a new id`,
       );
+      // The chat keeps naming this response for as long as the finished stream is readable.
+      if (terminal && chat) {
+        commands.touchLatest(client, chat, streamId, ttlSeconds * 1000).catch(() => undefined);
+      }
     },
     release(): void {
       if (released) return;

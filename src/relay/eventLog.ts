@@ -7,6 +7,15 @@ export interface LoggedEvent {
   readonly event: StreamEvent;
 }
 
+/** Where a stream stands in a log: recording (`open`), ended with its terminal, or not held. */
+export type StreamStatus = 'open' | 'finished' | 'unknown';
+
+/** Options of {@link EventLog.claim}. */
+export interface ClaimOptions {
+  /** The chat this stream answers in: the claimed stream becomes the chat's latest response. */
+  chatId?: string;
+}
+
 /**
  * Where relayed streams are kept, so that any reader — now or later, on this process or another —
  * can replay and follow them. Two backends: `memoryEventLog` (one process) and
@@ -15,6 +24,10 @@ export interface LoggedEvent {
  *
  * A stream id names one stream: claiming an id the log still holds (open, or finished and within
  * its TTL) fails with `stream-exists`, so positions never restart under a reader's feet.
+ *
+ * Chats and responses: a chat (the id `useChat` sends, the same for every turn) has many
+ * responses, each a stream of its own id. A claim with `chatId` makes its stream the chat's
+ * latest response; {@link EventLog.latest} finds it again (a resume route after a reload).
  */
 export interface EventLog {
   /**
@@ -22,17 +35,26 @@ export interface EventLog {
    * writer and completes, or errors with an `LlmRxError`: `stream-exists` when the log holds the
    * id, `log-unavailable` when the backend cannot be reached.
    */
-  claim(streamId: string): Observable<EventLogWriter>;
+  claim(streamId: string, options?: ClaimOptions): Observable<EventLogWriter>;
   /**
    * The events of `streamId` with `seq > after`: those stored, then live ones as they are
    * appended, completing after the terminal event. Nothing lost or duplicated between the two
-   * parts, whatever the timing of the subscribe. Errors with an `LlmRxError`: `unknown-stream`,
-   * `log-unavailable`, `producer-lost`, and `invalid-last-event-id` (status 400) when `after` is
-   * past the last event stored at the time of the read (`after >= count`; -1 is always valid),
-   * so a bad resume position fails at once instead of waiting. Unsubscribing releases whatever
-   * the read holds.
+   * parts, whatever the timing of the subscribe. An `after` beyond the last event stored of an
+   * open stream waits for the events past it (another node or a fast client can be ahead).
+   * Errors with an `LlmRxError`: `unknown-stream`, `log-unavailable`, `producer-lost`, and
+   * `invalid-last-event-id` (status 400) when `after` is at or past the terminal of a finished
+   * stream (also when the stream finishes below a waiting `after`); -1 is always valid.
+   * Unsubscribing releases whatever the read holds.
    */
   read(streamId: string, after: number): Observable<LoggedEvent>;
+  /**
+   * The stream id of the latest response claimed with this `chatId`, while that stream is
+   * readable (open, or finished within its TTL); `undefined` otherwise. Rejects with
+   * `log-unavailable` when the backend cannot be reached.
+   */
+  latest(chatId: string): Promise<string | undefined>;
+  /** Whether `streamId` is `open` (no terminal yet), `finished`, or `unknown` to the log. */
+  status(streamId: string): Promise<StreamStatus>;
   /** Releases everything the log opened (connections, timers). Idempotent. */
   close(): Promise<void>;
 }

@@ -32,9 +32,12 @@ const FollowLogOptions = z.object({
  * after: 0, at 9:     b 3ms (c|)
  * ```
  *
- * - Never errors: an unknown id → `failed` `unknown-stream`; a position past the end →
- *   `failed` `invalid-last-event-id` (status 400); a backend failure → one `failed` with its
- *   code (`log-unavailable`, `producer-lost`).
+ * - Never errors: an unknown id → `failed` `unknown-stream`; a position at or past the
+ *   terminal of a finished stream → `failed` `invalid-last-event-id` (status 400); a backend
+ *   failure → one `failed` with its code (`log-unavailable`, `producer-lost`).
+ * - A position ahead of an open stream waits for the events past it (another node, a replica
+ *   or a fast client can be ahead of this reader); if the stream then finishes at or below
+ *   it, `failed` `invalid-last-event-id` at its terminal.
  * - A position delivered twice by a backend is dropped, so the output has each seq once.
  * - `idleTimeoutMs` without an event (counted from subscription) → `failed` `stalled`.
  * - Unsubscribing releases the read and the idle timer.
@@ -42,7 +45,7 @@ const FollowLogOptions = z.object({
  * @example
  * ```ts
  * const after = parseLastEventId(request.headers.get('last-event-id'));
- * return toSseResponse(followLog(log, chatId, { after }), { startAt: after + 1 });
+ * return toSseResponse(followLog(log, responseId, { after }), { startAt: after + 1 });
  * ```
  * @param log - the event log the stream was recorded to
  * @param streamId - the stream's id in the log

@@ -6,8 +6,9 @@ import { LlmRxError } from '../errors';
  *
  * - A value that is not a whole number, or is negative, throws `LlmRxError`
  *   `invalid-last-event-id` with `status: 400`: answer the request with that status.
- * - Whether the position exists is the log's to say: `followLog` then ends with `failed`
- *   `invalid-last-event-id` (status 400) for a position past the last event, never waits.
+ * - Whether the position exists is the log's to say: `followLog` waits for a position ahead
+ *   of an open stream, and ends with `failed` `invalid-last-event-id` (status 400) for one at
+ *   or past the terminal of a finished stream.
  *
  * @example
  * ```ts
@@ -17,7 +18,7 @@ import { LlmRxError } from '../errors';
  * } catch (error) {
  *   return new Response((error as Error).message, { status: 400 });
  * }
- * return toSseResponse(followLog(log, id, { after }), { startAt: after + 1 });
+ * return toSseResponse(followLog(log, responseId, { after }), { startAt: after + 1 });
  * ```
  * @param value - the header's value; `null` / `undefined` / empty means none
  */

@@ -1,6 +1,8 @@
 import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { failedEvent, isTerminal, type StreamEvent } from '../events';
+import { parseOptions } from '../internal/options';
 import type { EventLog, EventLogWriter } from './eventLog';
 import { failedFromError } from './failedFromError';
 
@@ -10,6 +12,18 @@ const ABORTED: StreamEvent = {
   reason: 'aborted',
   message: 'The recorder was unsubscribed before the stream ended.',
 };
+
+/** Options of {@link recordTo}. */
+export interface RecordToOptions {
+  /**
+   * The chat this response belongs to (the id `useChat` sends, the same for every turn): the
+   * recorded stream becomes the chat's latest response, for `log.latest(chatId)`.
+   * @defaultValue none (the stream belongs to no chat)
+   */
+  chatId?: string;
+}
+
+const RecordToOptions = z.strictObject({ chatId: z.optional(z.string().check(z.minLength(1))) });
 
 /**
  * Records every event it passes on into `log` under `streamId` (seq = position 0, 1, 2, …),
@@ -22,8 +36,11 @@ const ABORTED: StreamEvent = {
  * ```
  *
  * - The source is subscribed once the log granted the claim. An id the log still holds
- *   (open, or finished within its TTL) → one `failed` `stream-exists` and the source is never
- *   subscribed; a backend that cannot be reached → `failed` `log-unavailable`.
+ *   (open, or finished within its TTL) → one `failed` `stream-exists` passed to this
+ *   operator's subscriber, and the source is never subscribed; a backend that cannot be
+ *   reached → `failed` `log-unavailable`. Watch for them: a bare `subscribe()` loses them.
+ * - With `chatId`, the claimed stream becomes that chat's latest response (`log.latest`).
+ *   Record each response under an id of its own (a chat id names many responses).
  * - Source completes without a terminal → `failed` `stream-closed` is appended and passed on;
  *   a source error → `failed` with its code. The log's stream always ends with a terminal.
  * - Unsubscribed before the terminal → appends `incomplete` `aborted`, so followers end too.
@@ -34,13 +51,23 @@ const ABORTED: StreamEvent = {
  *
  * @example
  * ```ts
- * streamEvents(await fetch(providerUrl, init)).pipe(recordTo(log, chatId)).subscribe();
- * return toSseResponse(followLog(log, chatId));
+ * const responseId = crypto.randomUUID(); // one stream per response
+ * streamEvents(await fetch(providerUrl, init))
+ *   .pipe(recordTo(log, responseId, { chatId }))
+ *   .subscribe((event) => event.type === 'failed' && console.error(event.error.message));
+ * return toSseResponse(followLog(log, responseId));
  * ```
  * @param log - where to record (`memoryEventLog()`, `redisEventLog(…)`)
  * @param streamId - the stream's id in the log, new for each response
+ * @param options - {@link RecordToOptions}
  */
-export function recordTo(log: EventLog, streamId: string): MonoTypeOperatorFunction<StreamEvent> {
+export function recordTo(
+  log: EventLog,
+  streamId: string,
+  options: RecordToOptions = {},
+): MonoTypeOperatorFunction<StreamEvent> {
+  const { chatId } = parseOptions('recordTo', RecordToOptions, options);
+  const claimOptions = chatId === undefined ? undefined : { chatId };
   return (source) =>
     new Observable<StreamEvent>((subscriber) => {
       let writer: EventLogWriter | undefined;
@@ -71,7 +98,7 @@ export function recordTo(log: EventLog, streamId: string): MonoTypeOperatorFunct
         }
       };
 
-      const claimSubscription = log.claim(streamId).subscribe({
+      const claimSubscription = log.claim(streamId, claimOptions).subscribe({
         next(granted) {
           writer = granted;
           failuresSubscription = granted.failures.subscribe((error) =>

@@ -23,6 +23,16 @@ export interface UIMessageFramerOptions {
 // `input` and `output` are required by the protocol's schema: a value JSON drops (undefined)
 // goes out as null.
 
+/** Events that begin model output: after a `finish`, they open the next step. */
+const STEP_CONTENT = new Set<StreamEvent['type']>([
+  'text-start',
+  'text-delta',
+  'reasoning-start',
+  'reasoning-delta',
+  'tool-input-start',
+  'tool-call',
+]);
+
 /** What ends a tool input that never became a tool call. */
 export const UNFINISHED_TOOL_INPUT =
   'The stream ended before the input of this tool call was complete.';
@@ -33,6 +43,8 @@ export const UNFINISHED_TOOL_INPUT =
  * - `start` + `start-step` before anything else; a part's start chunk before its first delta,
  *   written on demand for a delta whose start it never saw (a stream resumed mid-part);
  * - every open text, reasoning or tool-input part ended before `finish`, `abort` or `error`;
+ * - a `finish` followed by more model output (a multi-step run) ends the step there:
+ *   `finish-step`, then `start-step` before the next part, as the AI SDK frames its steps;
  * - nothing after the end; tool outputs only for tool calls the stream introduced.
  */
 export class UIMessageFramer {
@@ -48,6 +60,8 @@ export class UIMessageFramer {
   private readonly knownTools = new Set<string>();
   private lastFinish?: FinishEvent;
   private lastUsage?: UsageEvent;
+  /** A `finish` went out and no part since: the next part begins a new step. */
+  private stepFinished = false;
 
   constructor(private readonly options: UIMessageFramerOptions) {}
 
@@ -61,6 +75,7 @@ export class UIMessageFramer {
     if (this.ended) return;
     this.start(emit);
     if (isTerminal(event)) return this.finish(event, emit);
+    if (this.stepFinished && STEP_CONTENT.has(event.type)) this.nextStep(emit);
     switch (event.type) {
       case 'text-start':
         return this.openTextPart(event.id, emit);
@@ -150,6 +165,7 @@ export class UIMessageFramer {
         );
       case 'finish':
         this.lastFinish = event;
+        this.stepFinished = true;
         return;
       case 'usage':
         this.lastUsage = event;
@@ -177,6 +193,14 @@ export class UIMessageFramer {
     this.started = true;
     const { messageId } = this.options;
     emit(messageId === undefined ? { type: 'start' } : { type: 'start', messageId });
+    emit({ type: 'start-step' });
+  }
+
+  /** A step ended (a multi-step run, `fromAISdk`) and the model goes on: a step of its own. */
+  private nextStep(emit: EmitChunk): void {
+    this.stepFinished = false;
+    this.endOpenParts(emit);
+    emit({ type: 'finish-step' });
     emit({ type: 'start-step' });
   }
 

@@ -10,11 +10,15 @@ type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number];
 // Made at the first render, not when the module loads: a page that bundles llm-rx only to read
 // a stream then carries no markdown-it at all (a top-level `new` would keep it in the bundle).
 let parser: InstanceType<typeof MarkdownIt> | undefined;
-function markdownParser(): InstanceType<typeof MarkdownIt> {
+export function markdownParser(): InstanceType<typeof MarkdownIt> {
   if (!parser) {
     parser = new MarkdownIt({ linkify: true });
     // Only URLs with a scheme: a file name like `render.ts` is not a link (.ts is a TLD).
     parser.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
+    // Links keep their URL as the model wrote it: markdown-it would percent-encode it (and
+    // punycode its host). linkUrl still lets only absolute http(s) through.
+    parser.normalizeLink = (url) => url;
+    parser.normalizeLinkText = (text) => text;
   }
   return parser;
 }
@@ -27,8 +31,7 @@ function languageOf(info: string): string {
 
 /** A link target chat apps accept: absolute http(s) only (Telegram rejects anything else). */
 function linkUrl(href: string): string | undefined {
-  if (!href || !/^https?:\/\/[^\s<>|"]+$/i.test(href)) return undefined;
-  return href.replace(/\(/g, '%28').replace(/\)/g, '%29');
+  return href && /^https?:\/\/[^\s<>|"]+$/i.test(href) ? href : undefined;
 }
 
 /** The runs of one `inline` token: its children with their marks, outermost first. */

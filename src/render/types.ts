@@ -1,5 +1,6 @@
 /** The chat formats `renderMarkdown` writes. */
-export type RenderFormat = 'telegram' | 'telegram-html' | 'slack' | 'discord' | 'plain';
+export type RenderFormat =
+  'telegram' | 'telegram-html' | 'telegram-rich' | 'slack' | 'discord' | 'plain';
 
 /** One Telegram Bot API `MessageEntity`; offsets and lengths in UTF-16 code units. */
 export interface TelegramEntity {
@@ -23,6 +24,7 @@ export interface TelegramEntity {
 
 /** One message ready to send: its text, and the entities or parse mode that format it. */
 export interface RenderedMessage {
+  /** What the app gets: text (with entities), HTML, mrkdwn, or (`telegram-rich`) markdown. */
   text: string;
   /** The format it was rendered in: a transport sends it as is only in its own format. */
   format: RenderFormat;

@@ -1,5 +1,5 @@
 import type { Subscriber, TeardownLogic } from 'rxjs';
-import { LlmRxError } from '../errors';
+import { abortError, LlmRxError } from '../errors';
 
 /** What llm-rx reads bytes from: a fetch `Response`, a web `ReadableStream`, or any async iterable. */
 export type ByteInput = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
@@ -17,22 +17,25 @@ export interface ChunkReader {
   read(): Promise<ChunkReadResult>;
   /** Releases the input (reader.cancel / iterator.return); safe to call more than once. */
   cancel(): void;
+  /** True for the body of a `Response` that fetch made (see {@link readFailure}). */
+  fetched?: boolean;
 }
 
-/** Opens `input` for reading. A `Response` without a body reads as empty. */
+/**
+ * Opens `input` for reading. A `Response` without a body reads as empty; a body that was
+ * read before (or is being read) throws `body-used`.
+ */
 export function openChunkReader(input: ByteInput): ChunkReader {
   if (isResponse(input)) {
     if (input.body === null) return emptyReader();
-    return readableStreamReader(input.body);
+    // A Response that fetch made, with a body, has type `basic` or `cors` (`new Response()`:
+    // `default`; a look-alike object: none).
+    const fetched = input.type === 'basic' || input.type === 'cors';
+    return readableStreamReader(input.body, input.bodyUsed, fetched);
   }
   if (isReadableStream(input)) return readableStreamReader(input);
-  if (typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
-    return asyncIterableReader(input);
-  }
-  throw new LlmRxError(
-    'invalid-options',
-    'Expected a Response, a ReadableStream<Uint8Array> or an AsyncIterable of Uint8Array or string.',
-  );
+  // Every source checks its input with assertByteInput first: what is left is an async iterable.
+  return asyncIterableReader(input);
 }
 
 /** True for a fetch `Response` (or anything shaped like one). */
@@ -54,10 +57,21 @@ function emptyReader(): ChunkReader {
   return { read: async () => ({ done: true }), cancel: () => undefined };
 }
 
-function readableStreamReader(stream: ReadableStream<Uint8Array>): ChunkReader {
+function readableStreamReader(
+  stream: ReadableStream<Uint8Array>,
+  used = false,
+  fetched?: boolean,
+): ChunkReader {
+  if (used || stream.locked) {
+    throw new LlmRxError(
+      'body-used',
+      'The body was already read; a body can be read once: pipe(share()) to read it twice.',
+    );
+  }
   const reader = stream.getReader();
   let cancelled = false;
   return {
+    fetched,
     read: () => reader.read() as Promise<ChunkReadResult>,
     cancel() {
       if (cancelled) return;
@@ -120,32 +134,26 @@ export async function pumpText(
     if (tail.length > 0) handlers.onText(tail);
     if (!handlers.isStopped()) handlers.onEnd();
   } catch (error) {
-    if (handlers.isStopped()) return;
-    // fetch(url, { signal }) aborted: the body read rejects with an AbortError. The user
-    // stopped the request; that is `aborted` (ensureTerminal: `incomplete`), not a failure.
-    if (isAbortError(error)) return handlers.onError(fetchAbortedError());
-    handlers.onError(
-      new LlmRxError(
-        'stream-error',
-        `Reading the response body failed: ${error instanceof Error ? error.message : String(error)}`,
-        { retryable: true, cause: error },
-      ),
-    );
+    if (!handlers.isStopped()) handlers.onError(readFailure(error, reader.fetched));
   }
 }
 
-/** True for the `AbortError` a fetch body read (or any web API) rejects with on abort. */
-export function isAbortError(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'AbortError'
+/**
+ * What a rejected body read means. `fetch(url, { signal })` errors the body with the signal's
+ * reason, as it is: `AbortSignal.timeout()` → `deadline` (retryable); any other abort (the
+ * default `AbortError`, or a reason of the caller's own on a fetched body) → `aborted`. A network
+ * failure rejects a fetched body with a `TypeError` (told by name: it may come from another
+ * realm): `stream-error` (retryable), as is any failure of a body that fetch did not make.
+ */
+function readFailure(error: unknown, fetched?: boolean): LlmRxError {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'TimeoutError' || name === 'AbortError' || (fetched && name !== 'TypeError'))
+    return abortError(error);
+  return new LlmRxError(
+    'stream-error',
+    `Reading the response body failed: ${typeof message === 'string' ? message : String(error)}`,
+    { retryable: true, cause: error },
   );
-}
-
-/** The error a source raises when the request's own fetch signal aborted the body. */
-function fetchAbortedError(): LlmRxError {
-  return new LlmRxError('aborted', 'The request was aborted while its body was being read.');
 }
 
 /**
@@ -169,11 +177,6 @@ export function assertByteInput(functionName: string, input: unknown): void {
   );
 }
 
-/** The error a source raises when the caller's AbortSignal fires. */
-export function abortedError(): LlmRxError {
-  return new LlmRxError('aborted', 'The caller aborted the stream.');
-}
-
 /**
  * The part every byte source shares: opens `input`, pumps its decoded text into `onText`, calls
  * `onEnd` at EOF, sends read failures and an aborted `signal` to `subscriber.error`, and stops
@@ -186,12 +189,9 @@ export function readText(
   signal: AbortSignal | undefined,
   handlers: { onText(text: string): void; onEnd(): void },
 ): TeardownLogic {
-  if (signal?.aborted) {
-    subscriber.error(abortedError());
-    return undefined;
-  }
+  const onAbort = () => subscriber.error(abortError(signal?.reason));
+  if (signal?.aborted) return onAbort();
   const reader = openChunkReader(input);
-  const onAbort = () => subscriber.error(abortedError());
   signal?.addEventListener('abort', onAbort, { once: true });
   void pumpText(reader, {
     onText: handlers.onText,

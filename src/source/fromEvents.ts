@@ -27,8 +27,7 @@ import { zodMessages } from '../internal/zodMessages';
  *
  * @example
  * ```ts
- * const result = streamText({ model, prompt });
- * fromEvents(toStreamEvents(result.fullStream))   // mapping: see the README recipe
+ * fromEvents(parsedChunks)   // events you mapped yourself; for the AI SDK, fromAISdk
  *   .pipe(ensureTerminal(), channel('telegram'))
  *   .subscribe(render);
  * ```

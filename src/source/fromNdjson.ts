@@ -37,9 +37,9 @@ const FromNdjsonOptions = z.object({
  * - A line longer than `maxBufferSize` characters (its line end not counted) errors with
  *   `max-buffer-size-exceeded` however the bytes were chunked: while it is still arriving, in
  *   the chunk that takes it over the limit, so no further chunk is read.
- * - A failing body errors with `stream-error`; an aborted signal, or a body read that rejects
- *   with an `AbortError` (the fetch signal), with `aborted`. Anything but a body throws
- *   `invalid-options` at the call.
+ * - A failing body errors with `stream-error`; an aborted signal, or the fetch signal aborting
+ *   the body (any reason), with `aborted`; `AbortSignal.timeout()` with `deadline`; a body read
+ *   before with `body-used`. Anything but a body throws `invalid-options` at the call.
  *   Unsubscribing (or any error) cancels the reader and removes the abort listener.
  *
  * @example

@@ -66,8 +66,9 @@ const FromSseOptions = z.object({
  * - More than `maxBufferSize` characters held for an unfinished line or event, or an event
  *   whose data is longer than that, errors with `max-buffer-size-exceeded` in the chunk that
  *   overflowed: no further chunk is read. A failing body errors with `stream-error`
- *   (retryable); an aborted signal, or a body read that rejects with an `AbortError` (the
- *   request's own fetch signal), with `aborted`. Anything but a body throws `invalid-options`.
+ *   (retryable); an aborted signal, or the request's own fetch signal aborting the body (any
+ *   reason), with `aborted`; `AbortSignal.timeout()` with `deadline` (retryable). A body read
+ *   before errors with `body-used`. Anything but a body throws `invalid-options`.
  * - Unsubscribing, an error or completion cancels the reader and removes the abort listener.
  *
  * @example

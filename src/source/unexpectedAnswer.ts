@@ -1,5 +1,6 @@
 import { isRetryableHttpStatus } from '../errors';
 import { failedEvent, type FailedEvent } from '../events';
+import { openChunkReader, type ChunkReader } from './byteSource';
 import { excerpt } from './excerpt';
 import { providerMessageOf, retryAfterMsOf } from './httpError';
 
@@ -23,7 +24,8 @@ export function failureForAnswer(response: Response): {
   failure: Promise<FailedEvent>;
   cancel(): void;
 } {
-  const reader = response.body?.getReader();
+  // Throws `body-used` for a body already read, as the stream sources do.
+  const reader = openChunkReader(response);
   const failure = readStart(reader).then((body) => {
     const shown = body === '' ? '(empty body)' : excerpt(body, 200);
     if (!response.ok) {
@@ -39,7 +41,7 @@ export function failureForAnswer(response: Response): {
       `The provider answered HTTP ${response.status} with an HTML page, not an event stream: ${shown}`,
     );
   });
-  return { failure, cancel: () => void reader?.cancel().catch(() => undefined) };
+  return { failure, cancel: () => reader.cancel() };
 }
 
 /** The `failed` for a body that parsed as no event at all; `what` says what it was instead. */
@@ -65,11 +67,7 @@ export function emptyBody(): FailedEvent {
   );
 }
 
-async function readStart(
-  reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
-  maxBytes = 16384,
-): Promise<string> {
-  if (!reader) return '';
+async function readStart(reader: ChunkReader, maxBytes = 16384): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let length = 0;
@@ -77,13 +75,13 @@ async function readStart(
     while (length < maxBytes) {
       const { done, value } = await reader.read();
       if (done) break;
-      text += decoder.decode(value, { stream: true });
+      text += decoder.decode(value as Uint8Array, { stream: true });
       length += value.length;
     }
   } catch {
     // A body that fails (or is cancelled) while we read the excerpt still yields what arrived.
   } finally {
-    reader.cancel().catch(() => undefined);
+    reader.cancel();
   }
   return text.trim();
 }

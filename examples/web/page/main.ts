@@ -1,4 +1,4 @@
-import { resumableEvents } from './resumableEvents';
+import { resumableEvents } from '../../../src/index';
 import { createTurnView } from './turnView';
 
 // The web example's page: asks the server to replay a capture, then reads the relayed stream
@@ -57,11 +57,25 @@ async function run(): Promise<void> {
 
   const drop = params.get('drop');
   const eventsUrl = `/api/turns/${turn.id}/events${drop === null ? '' : `?drop=${drop}`}`;
-  resumableEvents(eventsUrl, {
-    signal: stop.signal,
-    onReconnect: (attempt, lastEventId) => view.reconnecting(attempt, lastEventId),
-  }).subscribe({
-    next: (event) => view.show(event),
+  // llm-rx's resumable reader: a lost connection is resumed after the last event received.
+  let reconnects = 0;
+  resumableEvents(
+    (lastEventId, signal) =>
+      fetch(eventsUrl, {
+        headers: lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+        signal,
+        cache: 'no-store',
+      }),
+    { signal: stop.signal, backoffMs: 250 },
+  ).subscribe({
+    next: (event) => {
+      // A reconnect is announced by a `retry` warning: shown in the status, not as a warning.
+      if (event.type === 'warning' && event.code === 'retry') {
+        const { lastEventId } = event.detail as { lastEventId: number | null };
+        return view.reconnecting(++reconnects, lastEventId ?? -1);
+      }
+      view.show(event);
+    },
     error: (error: unknown) => {
       status.dataset.outcome = 'failed';
       status.textContent = `Failed: ${String(error)}`;

@@ -33,11 +33,20 @@ async function main() {
               map(() => edit),
             ),
       ),
-      deliver(telegramTransport({ token, chatId: Number(chatId), apiBase, minIntervalMs: 2 }), {
-        ledger: redisLedger({ client }),
-        key: streamId,
-        backoffMs: 5,
-      }),
+      deliver(
+        telegramTransport({
+          token,
+          chatId: Number(chatId),
+          apiBase,
+          minIntervalMs: 2,
+          mode: 'edit',
+        }),
+        {
+          ledger: redisLedger({ client }),
+          key: streamId,
+          backoffMs: 5,
+        },
+      ),
       tap((report) => {
         if (report.type === 'sent' || report.type === 'edited') delivered.next();
       }),
