@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { answerInSlack, type SlackMention } from '../../examples/slack-bot/answer';
-import { renderMarkdown } from '../../src/render/renderMarkdown';
-import { streamEvents } from '../../src/streamEvents';
-import { collectTurn } from '../../src/turn/collectTurn';
+import { collectTurn, renderMarkdown, streamEvents } from '../../src/index';
 import { startFakeSlackApi, type FakeSlackApi } from '../helpers/fakeSlackApi';
 
 // docs/slack-bot.md: its example (examples/slack-bot/answer.ts) against the fake Slack Web API.

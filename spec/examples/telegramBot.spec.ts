@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { answerInTelegram } from '../../examples/telegram-bot/answer';
-import { renderMarkdown } from '../../src/render/renderMarkdown';
-import { streamEvents } from '../../src/streamEvents';
-import { collectTurn } from '../../src/turn/collectTurn';
+import { collectTurn, renderMarkdown, streamEvents } from '../../src/index';
 import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';
 
 // docs/telegram-bot.md: its example (examples/telegram-bot/answer.ts) against the fake Bot API.
