@@ -158,6 +158,7 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/deliveryError';
+export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
 export type {
@@ -167,13 +168,30 @@ export type {
 } from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
+export { discordTransport } from './delivery/discordTransport';
+export type {
+  DiscordMessageRef,
+  DiscordTransport,
+  DiscordTransportOptions,
+} from './delivery/discordTransport';
+export { teamsTransport } from './delivery/teamsTransport';
+export type {
+  TeamsMessagePart,
+  TeamsMessageRef,
+  TeamsTransport,
+  TeamsTransportOptions,
+} from './delivery/teamsTransport';
 export type {
   DeliveryFailedReport,
+  DeliveryLedger,
   DeliveryReport,
   DeliveryTransport,
   DeliveryWarning,
+  DeliveryWarningReport,
   EditedReport,
   FinishedReport,
+  LedgerEntry,
+  ResumedReport,
   RetryingReport,
   SentReport,
   SupersededReport,

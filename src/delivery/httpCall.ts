@@ -16,12 +16,15 @@ export interface PostJsonOptions {
   secret: string;
   /** Names the call in messages, e.g. `Telegram sendMessage`. */
   label: string;
+  /** The HTTP method; a payload of `undefined` sends no body. @defaultValue `'POST'` */
+  method?: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 }
 
 /**
- * POSTs `payload` as JSON and reads the answer. A request that never got an answer (connection
- * refused, reset, DNS) rejects with a retryable {@link DeliveryError}; its message never holds
- * the secret, even when the URL does.
+ * POSTs `payload` as JSON (or sends it with `options.method`) and reads the answer. A request
+ * that never got an answer (connection refused, reset, DNS) rejects with a retryable
+ * {@link DeliveryError}, `ambiguous` unless the connection was never made (refused, name not
+ * found); its message never holds the secret, even when the URL does.
  */
 export async function postJson(
   url: string,
@@ -30,16 +33,21 @@ export async function postJson(
 ): Promise<HttpAnswer> {
   let response: Response;
   try {
+    const hasBody = payload !== undefined;
     response = await options.fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', ...options.headers },
-      body: JSON.stringify(payload),
+      method: options.method ?? 'POST',
+      headers: {
+        ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+        ...options.headers,
+      },
+      body: hasBody ? JSON.stringify(payload) : undefined,
       signal: options.signal,
     });
   } catch (error) {
     if (options.signal.aborted) throw error;
     const why = causeChain(error);
-    throw new DeliveryError(scrub(`${options.label}: the request failed (${why})`, options.secret));
+    const failure = scrub(`${options.label}: the request failed (${why})`, options.secret);
+    throw new DeliveryError(failure, { ambiguous: !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(why) });
   }
   const text = await response.text();
   let body: unknown;
