@@ -160,11 +160,13 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
 
   const stateOf = (ts: string): SlackMessageState =>
-    // A ts this transport did not post (another process, a ledger): a message to update.
+    // A ts this transport did not post (another process, a ledger): it may still be a live
+    // stream of a process that died, which Slack will not update. It is stopped first (a
+    // message that was no stream answers so and is left as it is), then updated.
     open.get(ts) ?? {
       ts,
       mode: 'update',
-      parts: [{ ts, markdown: '', state: 'posted', startedAt: 0 }],
+      parts: [{ ts, markdown: '', state: streams ? 'streaming' : 'posted', startedAt: 0 }],
     };
   const apply = async (
     state: SlackMessageState,
