@@ -1,6 +1,7 @@
 import { concat, from, lastValueFrom, NEVER, toArray, type Observable } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { deliver } from '../../src/delivery/deliver';
+import { DeliveryError } from '../../src/delivery/deliveryError';
 import { discordTransport } from '../../src/delivery/discordTransport';
 import { memoryLedger } from '../../src/delivery/memoryLedger';
 import { slackTransport } from '../../src/delivery/slackTransport';
@@ -11,6 +12,7 @@ import { startFakeBotApi } from '../helpers/fakeBotApi';
 import { startFakeDiscordApi } from '../helpers/fakeDiscordApi';
 import { startFakeSlackApi } from '../helpers/fakeSlackApi';
 import { startFakeTeamsApi } from '../helpers/fakeTeamsApi';
+import { rejectionOf, transportCall } from '../helpers/transportCall';
 
 // Each transport in its native mode: a first run stopped after its first message and while a
 // later one is still open (a live draft / stream), then a second run with a new transport
@@ -186,5 +188,69 @@ describe.each(platforms)('a restart with a memoryLedger: %s', (_, start) => {
       finals.map((text, message) => ({ message, text, finished: true })),
     );
     for (const entry of entries) expect(JSON.parse(JSON.stringify(entry.ref))).toEqual(entry.ref);
+  });
+});
+
+describe('slackTransport and a ts it did not stream', () => {
+  it('stops a stream a dead process left open, then updates it (a posted message is updated as is)', async () => {
+    const token = 'xoxb-NATIVE-LEDGER-secret';
+    const channel = 'C0LEDGER';
+    const api = await startFakeSlackApi({ token, channels: [channel], minIntervalMs: 0 });
+    try {
+      const options = {
+        token,
+        channel,
+        threadTs: '1699999999.000001',
+        recipientUserId: 'U0USER',
+        recipientTeamId: 'T0TEAM',
+        apiBase: api.apiBase,
+        minIntervalMs: 0,
+      };
+      const dead = slackTransport(options);
+      const streamed = await dead.send({ op: 'send', message: 0, text: 'Half' }, transportCall());
+      const posted = await slackTransport({ ...options, mode: 'update' }).send(
+        { op: 'send', message: 1, text: 'Posted' },
+        transportCall(),
+      );
+      const fresh = slackTransport(options);
+      const text = 'Half of it, then the rest.';
+      expect(await fresh.finish(streamed, { op: 'edit', message: 0, text }, transportCall())).toBe(
+        streamed,
+      );
+      const again = { op: 'edit' as const, message: 1, text: 'Posted, then edited.' };
+      expect(await fresh.finish(posted, again, transportCall())).toBe(posted);
+      expect(api.channels.get(channel)!.map((m) => [m.text, m.stream ?? 'posted'])).toEqual([
+        [text, 'stopped'],
+        [again.text, 'posted'],
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('fails a message longer than one stream (it spanned several Slack messages): no rewrite', async () => {
+    const token = 'xoxb-NATIVE-LEDGER-secret';
+    const channel = 'C0LEDGER';
+    const api = await startFakeSlackApi({ token, channels: [channel], minIntervalMs: 0 });
+    try {
+      const fresh = slackTransport({
+        token,
+        channel,
+        threadTs: '1699999999.000001',
+        recipientUserId: 'U0USER',
+        recipientTeamId: 'T0TEAM',
+        apiBase: api.apiBase,
+      });
+      const text = 'x'.repeat(12_001);
+      const error = await rejectionOf(
+        fresh.edit('1700000000.000009', { op: 'edit', message: 3, text }, transportCall()),
+      );
+      expect(error).toBeInstanceOf(DeliveryError);
+      expect(error.permanent).toBe(true);
+      expect(error.message).toMatch(/message 3 spans several Slack messages/);
+      expect(api.counts.requests).toBe(0);
+    } finally {
+      await api.close();
+    }
   });
 });

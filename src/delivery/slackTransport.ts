@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { LlmRxError } from '../errors';
+import { DeliveryError } from './deliveryError';
 import { parseOptions, schedulerOption } from '../internal/options';
 import { platformLimits } from '../platforms';
 import { applyText, type SlackMessageState } from './slackMessage';
@@ -159,15 +160,27 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   // message) continues that message instead of creating a second one.
   let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
 
-  const stateOf = (ts: string): SlackMessageState =>
+  const stateOf = (ts: string, edit: MessageEdit): SlackMessageState => {
+    const known = open.get(ts);
+    if (known) return known;
     // A ts this transport did not post (another process, a ledger): it may still be a live
     // stream of a process that died, which Slack will not update. It is stopped first (a
     // message that was no stream answers so and is left as it is), then updated.
-    open.get(ts) ?? {
+    if (streams && edit.text.length > SLACK_LIMITS.streamChars) {
+      // Its text went on in further streamed messages; only the newest ts is known here, and
+      // writing the whole text into it would show the earlier parts twice.
+      throw new DeliveryError(
+        `slackTransport: message ${edit.message} spans several Slack messages that another ` +
+          `transport streamed (a restart); only ${ts} is known, so it is left as it is.`,
+        { permanent: true },
+      );
+    }
+    return {
       ts,
       mode: 'update',
       parts: [{ ts, markdown: '', state: streams ? 'streaming' : 'posted', startedAt: 0 }],
     };
+  };
   const apply = async (
     state: SlackMessageState,
     edit: MessageEdit,
@@ -203,7 +216,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       unfinishedSend = undefined;
       return ts;
     },
-    edit: (ts, edit, call) => apply(stateOf(ts), edit, call, false),
-    finish: (ts, edit, call) => apply(stateOf(ts), edit, call, true),
+    edit: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, false),
+    finish: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, true),
   };
 }
