@@ -115,6 +115,12 @@ export interface SlackTransport extends DeliveryTransport<string> {
  *   for the rest of the transport's life when Slack answers `missing_recipient_user_id` /
  *   `missing_recipient_team_id`; for that message when its stream was closed by Slack
  *   (`message_not_in_streaming_state`), whose text is then written by `chat.update`.
+ * - A ts this transport did not stream (a ledger's, after a restart) may be a stream the dead
+ *   process left open: in stream mode it is stopped first (`chat.stopStream`;
+ *   `message_not_in_streaming_state` / `message_not_found` mean it was none), then
+ *   `chat.update` writes the whole text. A text over 12,000 characters spanned several Slack
+ *   messages of which only the newest ts is known: a permanent failure, never a rewrite that
+ *   would show the earlier parts twice. (A stream continued only for its age is not seen.)
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
