@@ -33,7 +33,8 @@ const DiscordTransportOptions = z.object({
 
 /**
  * What {@link discordTransport} keeps for one message: the Discord messages showing it (one,
- * or several when its text passes 2000 characters) and the content each shows.
+ * or several when its text passes 2000 characters) and the content each shows. Plain JSON: a
+ * new transport given it (a ledger, a restart) edits those messages and posts only new parts.
  */
 export interface DiscordMessageRef {
   ids: string[];
