@@ -135,6 +135,22 @@ export function isLlmRxError(error: unknown): error is LlmRxError {
 }
 
 /**
+ * The text of a thrown value as a person reads it: its own message (no `Error: ` prefix, also for
+ * an error from another realm), a string as it is, any other value as JSON or `String(value)`.
+ */
+export function errorMessage(thrown: unknown): string {
+  if (typeof thrown === 'string') return thrown;
+  if (thrown instanceof Error) return thrown.message;
+  const message = (thrown as { message?: unknown } | null)?.message;
+  if (typeof message === 'string') return message;
+  try {
+    return JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    return String(thrown);
+  }
+}
+
+/**
  * The error for an aborted signal, from its `reason`: `deadline` (retryable) when it is
  * `AbortSignal.timeout()`'s TimeoutError, else `aborted` (whatever reason the caller gave).
  */

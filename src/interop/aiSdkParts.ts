@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors';
 import {
   failedEvent,
   terminalForFinish,
@@ -9,7 +10,6 @@ import {
   failedOf,
   finishOf,
   isString,
-  messageOf,
   toolCallOf,
   usageOf,
   type AISdkStreamPart,
@@ -19,7 +19,6 @@ import {
 } from './aiSdkValues';
 
 export type { AISdkStreamPart } from './aiSdkValues';
-export { messageOf } from './aiSdkValues';
 
 /** Parts that carry nothing llm-rx has an event for, by design (framing, debugging). */
 const STRUCTURAL = new Set(['start', 'start-step', 'tool-input-end', 'raw', 'ping']);
@@ -175,7 +174,7 @@ export class AISdkPartMapper {
           type: 'tool-end',
           id,
           name: part.toolName,
-          result: messageOf(part.error),
+          result: errorMessage(part.error),
           isError: true,
         });
       case 'tool-output-denied':

@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors';
 import {
   failedEvent,
   type FinishEvent,
@@ -97,19 +98,6 @@ const FINISH_REASONS = new Set<string>([
   'other',
 ]);
 
-/** The text of an error value as a person reads it: its own message, no `Error: ` prefix. */
-export function messageOf(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (error instanceof Error) return error.message;
-  const message = (error as { message?: unknown } | null)?.message;
-  if (typeof message === 'string') return message;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
-
 export function isString(value: unknown): value is string {
   return typeof value === 'string';
 }
@@ -160,7 +148,9 @@ export function toolCallOf(part: KnownParts['tool-call'], streamed: string) {
   if (part.invalid) {
     if (isString(part.input)) event.input = parsedOrNull(part.input);
     event.error =
-      part.error === undefined ? `Tool call ${part.toolCallId} is invalid.` : messageOf(part.error);
+      part.error === undefined
+        ? `Tool call ${part.toolCallId} is invalid.`
+        : errorMessage(part.error);
   }
   return event;
 }
@@ -180,7 +170,7 @@ export function failedOf(error: unknown): TerminalEvent {
   const retryable = typeof details?.isRetryable === 'boolean' ? details.isRetryable : false;
   return failedEvent(
     'provider-error',
-    messageOf(error),
+    errorMessage(error),
     retryable,
     status === undefined ? {} : { status },
   );

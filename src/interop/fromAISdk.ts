@@ -1,10 +1,10 @@
 import { Observable } from 'rxjs';
 import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
+import { errorMessage, LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
 import { failedEvent } from '../events';
 import { parseOptions, signalOption } from '../internal/options';
-import { AISdkPartMapper, messageOf, type AISdkStreamPart, type EmitEvent } from './aiSdkParts';
+import { AISdkPartMapper, type AISdkStreamPart, type EmitEvent } from './aiSdkParts';
 
 /** Options of {@link fromAISdk}. */
 export interface FromAISdkOptions {
@@ -104,8 +104,12 @@ export function fromAISdk(
           signal?.aborted || (error as { name?: unknown } | null)?.name === 'AbortError';
         emit(
           aborted
-            ? { type: 'incomplete', reason: 'aborted', message: messageOf(signal?.reason ?? error) }
-            : failedEvent('stream-error', messageOf(error), true),
+            ? {
+                type: 'incomplete',
+                reason: 'aborted',
+                message: errorMessage(signal?.reason ?? error),
+              }
+            : failedEvent('stream-error', errorMessage(error), true),
         );
         subscriber.complete();
       }

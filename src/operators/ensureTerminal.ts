@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { abortError, isLlmRxError } from '../errors';
 import {
   failedEvent as importedFailedEvent,
+  failedFromError,
   isTerminal as importedIsTerminal,
   terminalForFinish as importedTerminalForFinish,
   type FinishEvent,
@@ -12,6 +13,7 @@ import {
 } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
+import { stallTimer } from '../internal/stallTimer';
 
 // Module-local copies of what runs for every event (see providers/openaiChat.ts). Named imports,
 // not `import * as`: a bundler then keeps only these, not an object of every export of events.ts.
@@ -85,9 +87,13 @@ export function ensureTerminal(
     let lastFinish: FinishEvent | undefined;
     let lastUsage: UsageEvent | undefined;
     let eventCount = 0;
-    let idleTimer: Subscription | undefined;
     let deadlineTimer: Subscription | undefined;
 
+    // Only made when there is an idle limit: without one, an event costs no timer work.
+    const stall =
+      idleTimeoutMs === undefined
+        ? undefined
+        : stallTimer(scheduler, idleTimeoutMs, '', (stalled) => end(stalled));
     const end = (terminal: TerminalEvent) => {
       if (subscriber.closed) return;
       clearTimers();
@@ -96,47 +102,28 @@ export function ensureTerminal(
       subscriber.complete();
     };
     const clearTimers = () => {
-      idleTimer?.unsubscribe();
+      stall?.clear();
       deadlineTimer?.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
     };
     const fail = (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!isLlmRxError(error)) return end(failedEvent('stream-error', message, true));
-      if (error.code === 'aborted') {
+      if (isLlmRxError(error) && error.code === 'aborted') {
         return end({
           type: 'incomplete',
           reason: 'aborted',
           message: 'The caller aborted the stream.',
         });
       }
-      const { status, provider, retryAfterMs } = error;
-      end(failedEvent(error.code, message, error.retryable, { status, provider, retryAfterMs }));
+      end(failedFromError(error));
     };
     // The signal's reason decides: AbortSignal.timeout() is a retryable `deadline`.
     const onAbort = () => fail(abortError(signal?.reason));
-    // Only called when there is an idle limit: without one, an event costs no timer work.
-    const armIdle = (idleTimeoutMs: number) => {
-      idleTimer?.unsubscribe();
-      idleTimer = scheduler.schedule(
-        () =>
-          end(
-            failedEvent(
-              'stalled',
-              `No event arrived for ${idleTimeoutMs} ms; the stream stalled.`,
-              true,
-            ),
-          ),
-        idleTimeoutMs,
-      );
-    };
-
     if (signal?.aborted) {
       // Already aborted: end at once; createOperator then never subscribes to the source.
       onAbort();
     } else {
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
+      stall?.arm();
       if (deadlineMs !== undefined) {
         deadlineTimer = scheduler.schedule(
           () =>
@@ -158,7 +145,7 @@ export function ensureTerminal(
         eventCount++;
         if (event.type === 'finish') lastFinish = event;
         else if (event.type === 'usage') lastUsage = event;
-        if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
+        stall?.arm();
         subscriber.next(event);
       },
       error: fail,

@@ -1,9 +1,9 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { failedEvent, isTerminal, type StreamEvent } from '../events';
+import { failedFromError, isTerminal, type StreamEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import { stallTimer } from '../internal/stallTimer';
 import type { EventLog } from './eventLog';
-import { failedFromError } from './failedFromError';
 
 /** Options of {@link followLog}. */
 export interface FollowLogOptions {
@@ -59,47 +59,35 @@ export function followLog(
   const { after, idleTimeoutMs, scheduler } = parseOptions('followLog', FollowLogOptions, options);
   return new Observable<StreamEvent>((subscriber) => {
     let expected = after + 1;
-    let idleTimer: Subscription | undefined;
     let read: Subscription | undefined;
     const end = (last: StreamEvent) => {
-      idleTimer?.unsubscribe();
+      stall?.clear();
       read?.unsubscribe();
       subscriber.next(last);
       subscriber.complete();
     };
-    const armIdle = () => {
-      if (idleTimeoutMs === undefined) return;
-      idleTimer?.unsubscribe();
-      idleTimer = scheduler.schedule(
-        () =>
-          end(
-            failedEvent(
-              'stalled',
-              `No event arrived from the event log for ${idleTimeoutMs} ms; the stream stalled.`,
-              true,
-            ),
-          ),
-        idleTimeoutMs,
-      );
-    };
-    armIdle();
+    const stall =
+      idleTimeoutMs === undefined
+        ? undefined
+        : stallTimer(scheduler, idleTimeoutMs, ' from the event log', (stalled) => end(stalled));
+    stall?.arm();
     read = log.read(streamId, after).subscribe({
       next({ seq, event }) {
         if (subscriber.closed || seq < expected) return;
         expected = seq + 1;
         if (isTerminal(event)) return end(event);
         subscriber.next(event);
-        armIdle();
+        stall?.arm();
       },
       error: (error) => end(failedFromError(error)),
       complete: () => {
-        idleTimer?.unsubscribe();
+        stall?.clear();
         subscriber.complete();
       },
     });
     if (subscriber.closed) read.unsubscribe();
     return () => {
-      idleTimer?.unsubscribe();
+      stall?.clear();
       read?.unsubscribe();
     };
   });
