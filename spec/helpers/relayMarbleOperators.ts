@@ -5,7 +5,7 @@ import { recordTo } from '../../src/relay/recordTo';
 import type { MarbleOperatorFactory } from './marbleOperators';
 
 /**
- * Marble entries for the event log (DESIGN §11).
+ * Marble entries for the event log: recordTo and followLog over memoryEventLog.
  *
  * recordThenFollow: the source is recorded into a fresh memoryEventLog under "s" (subscribed
  * at frame 0); the output is `followLog(log, "s", { after, idleTimeoutMs })` subscribed at

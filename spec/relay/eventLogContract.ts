@@ -41,7 +41,7 @@ function record(log: EventLog, id: string, source: Observable<StreamEvent>) {
 }
 
 /**
- * The semantics every EventLog backend shares (DESIGN §11), checked through recordTo and
+ * The semantics every EventLog backend shares, checked through recordTo and
  * followLog. `makeLog` gives the log under test; ids are fresh per test.
  */
 export function eventLogContract(makeLog: () => EventLog, idPrefix: string): void {
