@@ -86,7 +86,7 @@ function targetsSummary(rows: readonly Row[]): string {
   if (openai !== undefined) {
     check(openai / llmRx >= 3, `≥ 3× faster than openai-node: ${(openai / llmRx).toFixed(2)}×`);
   }
-  check(llmRx <= 1.25, `streamEvents ≤ 1.25× floor: ${llmRx.toFixed(2)}×`);
+  check(llmRx <= 1.1, `streamEvents ≤ 1.1× floor: ${llmRx.toFixed(2)}×`);
   // channel(name) over streamEvents alone: the ratio of their median CPU times (same body, same
   // rounds). Beside it, the same ratio paired: per round, over streamEvents in that round (both
   // ran back to back, so machine drift cancels), the median and range of those ratios.
@@ -96,11 +96,12 @@ function targetsSummary(rows: readonly Row[]): string {
     if (name === undefined || row.medianMs === undefined || !streamEvents?.medianMs) continue;
     const overStreamEvents = row.medianMs / streamEvents.medianMs;
     const paired = row.roundMs!.map((ms, round) => ms / streamEvents.roundMs![round]);
+    // The verdict reads the paired median (the ratio of medians swings more between runs).
     check(
-      overStreamEvents <= 1.2,
-      `channel('${name}') ≤ 1.2× streamEvents: ${overStreamEvents.toFixed(2)}× ` +
-        `(paired per round: ${median(paired).toFixed(2)}×, ` +
-        `${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)})`,
+      median(paired) <= 1.1,
+      `channel('${name}') ≤ 1.1× streamEvents (paired per round): ${median(paired).toFixed(2)}×, ` +
+        `${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)} ` +
+        `(ratio of medians ${overStreamEvents.toFixed(2)}×)`,
     );
   }
   return lines.join('\n');

@@ -120,6 +120,21 @@ async function load(url: string, streams: StreamEvent[][]) {
   );
   const elapsedMs = performance.now() - t0;
   clearInterval(sampler);
+  // Say where the first difference is, so a ✗ can be acted on.
+  for (const [s, { recorded, followed }] of results.entries()) {
+    const got = [recorded, ...followed];
+    const who = got.findIndex((events) => !isDeepStrictEqual(events, streams[s]));
+    if (who < 0) continue;
+    const events = got[who];
+    const at = events.findIndex((event, i) => !isDeepStrictEqual(event, streams[s][i]));
+    const where = at < 0 ? events.length : at;
+    console.error(
+      `stream ${s}: ${who === 0 ? 'the recorder' : `follower ${who}`} differs at event ${where} ` +
+        `of ${streams[s].length}: ${JSON.stringify(events[where])?.slice(0, 160)} ` +
+        `instead of ${JSON.stringify(streams[s][where])?.slice(0, 160)}`,
+    );
+    break;
+  }
   const exact = results.every(
     ({ recorded, followed }, s) =>
       isDeepStrictEqual(recorded, streams[s]) &&

@@ -1,3 +1,4 @@
+import { asyncScheduler } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { slackTransport, type SlackTransportOptions } from '../../src/delivery/slackTransport';
 import { callInOrder, startFakeSlackApi, type FakeSlackApi } from '../helpers/fakeSlackApi';
@@ -126,6 +127,24 @@ describe('slackTransport streams in a thread', () => {
     expect(messages.every((m) => m.stops === 1 && m.threadTs === threadTs)).toBe(true);
     expect(ref).toBe(messages.at(-1)!.ts);
     expect(api.rejected).toEqual([]);
+  });
+
+  it("reads a stream's age on the transport's scheduler: rotation exactly at maxStreamMs", async () => {
+    await start({ streamLifetimeMs: 5000 });
+    let clock = 0;
+    const scheduler = { now: () => clock, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+    const slack = transport({ maxStreamMs: 30, scheduler });
+    let ref = await slack.send(edit(0, 'One. '), transportCall());
+    clock = 29;
+    ref = await slack.edit(ref, edit(0, 'One. Two. '), transportCall());
+    clock = 30;
+    ref = await slack.edit(ref, edit(0, 'One. Two. Three. '), transportCall());
+    ref = await slack.finish(ref, edit(0, 'One. Two. Three. '), transportCall());
+    expect(held().map((m) => [m.text, m.stops])).toEqual([
+      ['One. Two. ', 1],
+      ['Three. ', 1],
+    ]);
+    expect(ref).toBe(held()[1].ts);
   });
 
   it('a text that does not extend the stream stops it and rewrites the message by chat.update', async () => {

@@ -54,6 +54,11 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   draftExpiryMs?: number;
   /** false: a Bot API server older than 10.1 (sendRichMessage* answer 404). @defaultValue true */
   richMessages?: boolean;
+  /**
+   * Told, as the answer goes out, of every text a chat now shows: a sent or edited message, or
+   * a draft (as the message it will become: the id after the chat's last message).
+   */
+  onShown?: (chat: string, message: Pick<FakeTelegramMessage, 'id' | 'text'>) => void;
 }
 
 const NOT_MODIFIED =
@@ -108,6 +113,17 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     },
   });
   const ok = (result: unknown): FakeAnswer => ({ status: 200, body: { ok: true, result } });
+  /** A sent or edited message as the Bot API answers it: a Message (clients read `chat`, `date`). */
+  const sentMessage = (chat: string, message: FakeTelegramMessage): FakeAnswer => {
+    options.onShown?.(chat, message);
+    return ok({
+      message_id: message.id,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: Number(chat) || chat, type: /^[1-9]\d*$/.test(chat) ? 'private' : 'supergroup' },
+      text: message.text,
+      ...(message.entities ? { entities: message.entities } : {}),
+    });
+  };
 
   /** Drops the chat's draft once it has shown longer than the expiry without a write. */
   const expire = (chat: string, now: number) => {
@@ -174,6 +190,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       draft.expiresAt = now + draftExpiryMs;
       draft.history.push(content.text);
       drafts.set(chat, draft);
+      options.onShown?.(chat, { id: (chats.get(chat)?.length ?? 0) + 1, text: draft.text });
       return ok(true);
     }
     const messages = chats.get(chat) ?? [];
@@ -182,7 +199,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       drafts.delete(chat);
       const message = { id: messages.length + 1, ...content, threadId, history: [content.text] };
       messages.push(message);
-      return ok({ message_id: message.id, text: content.text });
+      return sentMessage(chat, message);
     }
     const message = messages.find((m) => m.id === body.message_id);
     if (!message) return error(400, 'Bad Request: message to edit not found');
@@ -194,7 +211,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     }
     Object.assign(message, { entities: undefined, parseMode: undefined, rich: undefined }, content);
     message.history.push(content.text);
-    return ok({ message_id: message.id, text: content.text });
+    return sentMessage(chat, message);
   };
 
   const route = (path: string, body: any): FakeAnswer => {

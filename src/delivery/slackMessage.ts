@@ -20,7 +20,7 @@ export interface SlackPart {
   state: 'streaming' | 'stopped' | 'expired' | 'posted';
   /** What a posted or updated message shows (mrkdwn or plain text). */
   shown?: string;
-  /** When its stream was started (`Date.now()`), for rotation before Slack's limit. */
+  /** When its stream was started (`settings.now()`), for rotation before Slack's limit. */
   startedAt: number;
 }
 
@@ -43,6 +43,8 @@ export interface SlackMessageSettings {
   recipientUserId?: string;
   recipientTeamId?: string;
   maxStreamMs: number;
+  /** The clock a stream's age is read on (the transport's scheduler). */
+  now(): number;
   /** The most markdown one stream holds, and one call carries. */
   streamChars: number;
   /** `slack` (mrkdwn) or `plain`: how posted and updated messages are written. */
@@ -113,7 +115,7 @@ async function streamSuffix(
     if (!part || part.state !== 'streaming') {
       if (rest === '') return;
       const [chunk, after] = cut(rest, streamChars);
-      const startedAt = Date.now();
+      const startedAt = settings.now();
       const answer = await api('chat.startStream', {
         thread_ts: settings.threadTs,
         recipient_user_id: settings.recipientUserId,
@@ -125,7 +127,7 @@ async function streamSuffix(
       rest = after;
       continue;
     }
-    if (Date.now() - part.startedAt >= maxStreamMs) {
+    if (settings.now() - part.startedAt >= maxStreamMs) {
       await stopStream(api, part, '');
       continue;
     }

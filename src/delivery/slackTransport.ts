@@ -1,7 +1,9 @@
+import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { LlmRxError } from '../errors';
-import { parseOptions } from '../internal/options';
+import { parseOptions, schedulerOption } from '../internal/options';
+import { platformLimits } from '../platforms';
 import { applyText, type SlackMessageState } from './slackMessage';
 import type { DeliveryTransport, TransportCall } from './types';
 
@@ -41,6 +43,8 @@ export interface SlackTransportOptions {
   fetch?: typeof fetch;
   /** The least time between two calls to this channel (`deliver`'s default). @defaultValue 1000 */
   minIntervalMs?: number;
+  /** The clock a stream's age is read on, for `maxStreamMs`. @defaultValue asyncScheduler */
+  scheduler?: SchedulerLike;
 }
 
 const optionalId = z.optional(z.string().check(z.minLength(1)));
@@ -57,14 +61,18 @@ const SlackTransportOptions = z.object({
   apiBase: z._default(z.url(), 'https://slack.com'),
   fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
   minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
+  scheduler: schedulerOption,
 });
 
 /**
- * Slack's limits as the transport uses them: `markdown_text` takes 12,000 characters per call
- * (and a stream is continued in a new message before it holds more); a posted text is kept
- * under 4,000, as Slack recommends for `text`. To be read from the shared platform table.
+ * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
+ * 12,000 characters per call (and a stream is continued in a new message before it holds
+ * more); a posted text is kept under 4,000, as Slack recommends for `text`.
  */
-export const SLACK_LIMITS = { streamChars: 12000, postedChars: 4000 } as const;
+export const SLACK_LIMITS = {
+  streamChars: platformLimits.slack.maxStreamChars ?? platformLimits.slack.maxMessageChars,
+  postedChars: platformLimits.slack.maxMessageChars,
+} as const;
 
 /** Finished messages whose state a transport keeps for texts arriving after their finish. */
 const KEPT_FINISHED = 64;
@@ -137,6 +145,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     recipientUserId: settings.recipientUserId,
     recipientTeamId: settings.recipientTeamId,
     maxStreamMs: settings.maxStreamMs,
+    now: () => settings.scheduler.now(),
     streamChars: SLACK_LIMITS.streamChars,
     format: settings.format,
     disableStreams: () => (streams = false),
