@@ -1,4 +1,4 @@
-// Relay overhead (issue 17): what llm-rx's own SSE wire costs per event. The same OpenAI chat
+// Relay overhead: what llm-rx's own SSE wire costs per event. The same OpenAI chat
 // SSE body, in 1–4 KB slices:
 //   baseline  streamEvents(body)                                   (decode once)
 //   relay     streamEvents(body) → toSseStream → streamEvents(…, 'llm-rx')   (gateway + browser)

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 // The layering and size rules of src/, checked on every run so they cannot drift.
-const src = join(__dirname, '..', 'src');
+const root = join(__dirname, '..');
+const src = join(root, 'src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -12,10 +13,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const files = sourceFiles(src).map((path) => ({
-  name: relative(src, path),
-  text: readFileSync(path, 'utf8'),
-}));
+const filesOf = (dir: string, from: string) =>
+  sourceFiles(dir).map((path) => ({
+    name: relative(from, path),
+    text: readFileSync(path, 'utf8'),
+  }));
+
+const files = filesOf(src, src);
 
 /** The module specifiers a file imports or re-exports. */
 function importsOf(text: string): string[] {
@@ -59,6 +63,31 @@ describe('src/ structure', () => {
     const offenders = files
       .filter(({ name }) => !name.startsWith('redis/'))
       .filter(({ text }) => importsOf(text).some((path) => /^(redis|@redis\/)/.test(path)));
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+});
+
+describe('spec/ and bench/', () => {
+  // What both need (fakes, the corpus, the seeded PRNG, the bundle measure) is in spec/helpers.
+  const specFiles = filesOf(join(root, 'spec'), root);
+  const benchFiles = filesOf(join(root, 'bench'), root);
+
+  it('finds them', () => {
+    expect(specFiles.length).toBeGreaterThan(50);
+    expect(benchFiles.length).toBeGreaterThan(5);
+  });
+
+  it('nothing in spec/ imports bench/', () => {
+    const offenders = specFiles.filter(({ text }) =>
+      importsOf(text).some((path) => /(^|\/)bench\//.test(path)),
+    );
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('bench/ imports from spec/ only its shared support, spec/helpers', () => {
+    const offenders = benchFiles.filter(({ text }) =>
+      importsOf(text).some((path) => /(^|\/)spec\//.test(path) && !/\/spec\/helpers\//.test(path)),
+    );
     expect(offenders.map(({ name }) => name)).toEqual([]);
   });
 });
