@@ -1,8 +1,8 @@
 import { errorMessage } from '../errors';
 import {
   failedEvent,
+  FinishReason,
   type FinishEvent,
-  type FinishReason,
   type StreamEvent,
   type TerminalEvent,
   type UsageEvent,
@@ -88,15 +88,8 @@ export type KnownTool = {
   | 'tool-error'
   | 'tool-output-denied'];
 
-/** The AI SDK's finish reasons llm-rx names the same (ai 7 adds `interrupted`). */
-const FINISH_REASONS = new Set<string>([
-  'stop',
-  'length',
-  'tool-calls',
-  'content-filter',
-  'error',
-  'other',
-]);
+/** The AI SDK's finish reasons llm-rx names the same: all of llm-rx's (ai 7 adds `interrupted`). */
+const FINISH_REASONS = new Set<string>(FinishReason.options);
 
 export function isString(value: unknown): value is string {
   return typeof value === 'string';
