@@ -8,7 +8,7 @@
 
 import { from, lastValueFrom, toArray } from 'rxjs';
 import type { StreamEvent } from '../src/events';
-import { toSseStream } from '../src/relay/toSseStream';
+import { toSseStream } from '../src/relay/sse/toSseStream';
 import { streamEvents } from '../src/streamEvents';
 import { textOf, type Contender } from './contenders';
 import { formatTable, measureRounds } from './measure';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 // The layering and size rules of src/, checked on every run so they cannot drift.
 const root = join(__dirname, '..');
@@ -26,6 +26,25 @@ function importsOf(text: string): string[] {
   return [...text.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'/g)].map((match) => match[1]);
 }
 
+/** The src/ files a src/ file imports, as paths relative to src/ (`relay/log/eventLog`). */
+function srcImportsOf(name: string, text: string): string[] {
+  return importsOf(text)
+    .filter((path) => path.startsWith('.'))
+    .map((path) => relative(src, join(src, dirname(name), path)));
+}
+
+/** The files of `folder` that import from any of `forbidden` (folders or files under src/). */
+function importingAny(folder: string, forbidden: string[]): string[] {
+  return files
+    .filter(({ name }) => name.startsWith(`${folder}/`))
+    .filter(({ name, text }) =>
+      srcImportsOf(name, text).some((path) =>
+        forbidden.some((other) => path === other || path.startsWith(`${other}/`)),
+      ),
+    )
+    .map(({ name }) => name);
+}
+
 describe('src/ structure', () => {
   it('finds the sources', () => {
     expect(files.length).toBeGreaterThan(40);
@@ -50,6 +69,30 @@ describe('src/ structure', () => {
       .filter(({ name }) => /^(chunking|text|render)\//.test(name))
       .filter(({ text }) => importsOf(text).some((path) => path === 'rxjs'));
     expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('src/text, the text rules under every stage, imports nothing else of src', () => {
+    const offenders = files
+      .filter(({ name }) => name.startsWith('text/'))
+      .filter(({ name, text }) =>
+        srcImportsOf(name, text).some((path) => !path.startsWith('text/')),
+      );
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('the relay parts import none of each other (what they share sits in relay/ itself)', () => {
+    // sse: llm-rx's own SSE wire, both ends; log: event logs, recordTo, followLog; ui: the AI
+    // SDK UI message stream.
+    expect(importingAny('relay/sse', ['relay/log', 'relay/ui'])).toEqual([]);
+    expect(importingAny('relay/log', ['relay/sse', 'relay/ui'])).toEqual([]);
+    expect(importingAny('relay/ui', ['relay/sse', 'relay/log'])).toEqual([]);
+  });
+
+  it('the stages before the sinks import no sink (relay, redis, delivery, channels, render)', () => {
+    const sinks = ['relay', 'redis', 'delivery', 'channels', 'render'];
+    for (const stage of ['source', 'providers', 'operators', 'chunking', 'text', 'interop']) {
+      expect(importingAny(stage, sinks)).toEqual([]);
+    }
   });
 
   it('nothing in src imports the AI SDK (its parts and chunks are read by their shape)', () => {

@@ -139,9 +139,9 @@ export function isLlmRxError(error: unknown): error is LlmRxError {
  * an error from another realm), a string as it is, any other value as JSON or `String(value)`.
  */
 export function errorMessage(thrown: unknown): string {
-  if (typeof thrown === 'string') return thrown;
-  if (thrown instanceof Error) return thrown.message;
-  const message = (thrown as { message?: unknown } | null)?.message;
+  // An Error's own message, also from another realm (where `instanceof Error` is false).
+  const message =
+    typeof thrown === 'string' ? thrown : (thrown as { message?: unknown } | null)?.message;
   if (typeof message === 'string') return message;
   try {
     return JSON.stringify(thrown) ?? String(thrown);

@@ -111,17 +111,17 @@ export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
 
 // Relay: llm-rx's own SSE wire, event logs, resume
-export { toSseFrames, sseFrame, SSE_PING } from './relay/toSseFrames';
-export type { SseFramesOptions } from './relay/toSseFrames';
-export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/toSseStream';
-export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStream';
+export { toSseFrames, sseFrame, SSE_PING } from './relay/sse/toSseFrames';
+export type { SseFramesOptions } from './relay/sse/toSseFrames';
+export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/sse/toSseStream';
+export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/sse/toSseStream';
 export { memoryEventLog } from './relay/memoryEventLog';
 export type { MemoryEventLogOptions } from './relay/memoryEventLog';
 export { recordTo } from './relay/recordTo';
 export type { RecordToOptions } from './relay/recordTo';
 export { followLog } from './relay/followLog';
 export type { FollowLogOptions } from './relay/followLog';
-export { parseLastEventId } from './relay/lastEventId';
+export { parseLastEventId } from './relay/sse/lastEventId';
 export type {
   ClaimOptions,
   EventLog,
@@ -129,13 +129,13 @@ export type {
   LoggedEvent,
   StreamStatus,
 } from './relay/eventLog';
-export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
-export type { NodeResponseLike } from './relay/pipeToNodeResponse';
+export { pipeToNodeResponse } from './relay/sse/pipeToNodeResponse';
+export type { NodeResponseLike } from './relay/sse/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
 // Relay: the resumable reader of llm-rx's wire (browsers and Node), reconnecting with Last-Event-ID
-export { resumableEvents } from './relay/resumableEvents';
-export type { ResumableEventsOptions, ResumableRequest } from './relay/resumableEvents';
+export { resumableEvents } from './relay/sse/resumableEvents';
+export type { ResumableEventsOptions, ResumableRequest } from './relay/sse/resumableEvents';
 
 // Relay: the AI SDK UI message stream, for useChat
 export {
@@ -143,12 +143,12 @@ export {
   toUIMessageStream,
   toUIMessageStreamResponse,
   UI_MESSAGE_STREAM_HEADERS,
-} from './relay/toUIMessageStream';
+} from './relay/ui/toUIMessageStream';
 export type {
   ToUIMessageStreamOptions,
   ToUIMessageStreamResponseOptions,
-} from './relay/toUIMessageStream';
-export type { UIFinishReason, UIMessageChunk } from './relay/uiMessageChunk';
+} from './relay/ui/toUIMessageStream';
+export type { UIFinishReason, UIMessageChunk } from './relay/ui/uiMessageChunk';
 // Rendering for chat apps (pure, no RxJS)
 export { renderMarkdown, renderFormats } from './render/renderMarkdown';
 export type { RenderMarkdownOptions } from './render/renderMarkdown';

@@ -78,9 +78,9 @@ export function failedEvent(
  */
 export function failedFromError(error: unknown): FailedEvent {
   const message = errorMessage(error);
-  if (!isLlmRxError(error)) return failedEvent('stream-error', message, true);
-  const { status, provider, retryAfterMs } = error;
-  return failedEvent(error.code, message, error.retryable, { status, provider, retryAfterMs });
+  return isLlmRxError(error)
+    ? failedEvent(error.code, message, error.retryable, error)
+    : failedEvent('stream-error', message, true);
 }
 
 /** The fields of a `usage` event without its tag. */

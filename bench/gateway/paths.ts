@@ -13,7 +13,7 @@ import type { StreamEvent } from '../../src/events';
 import type { EventLog } from '../../src/relay/eventLog';
 import { followLog } from '../../src/relay/followLog';
 import { recordTo } from '../../src/relay/recordTo';
-import { toSseResponse } from '../../src/relay/toSseStream';
+import { toSseResponse } from '../../src/relay/sse/toSseStream';
 import { streamEvents } from '../../src/streamEvents';
 
 /** Where a run's provider streams are. */

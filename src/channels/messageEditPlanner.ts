@@ -1,4 +1,4 @@
-import { cutOutsidePair } from '../text/surrogates';
+import { cutsSurrogatePair } from '../text/surrogates';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
@@ -136,5 +136,5 @@ function cutPosition(text: string, limit: number): number {
   const space = window.search(/\s\S*$/);
   if (space > 0) return space;
   // A hard cut keeps a surrogate pair whole, and the first piece at least one code unit long.
-  return limit > 1 ? cutOutsidePair(text, limit) : limit;
+  return limit > 1 && cutsSurrogatePair(text, limit) ? limit - 1 : limit;
 }

@@ -3,7 +3,7 @@
 // table header), and the cut itself. Which cut to make is IncrementalChunker's job.
 
 import type { z } from 'zod';
-import { cutOutsidePair } from '../text/surrogates';
+import { cutsSurrogatePair } from '../text/surrogates';
 import { dropBreaksThrough, type BreakQueue } from './breakPoints';
 import type { BlockChunkerOptions, BlockReason, ChunkBlock } from './chunkingOptions';
 import type { FenceRegion, TableRegion } from './fenceTracker';
@@ -176,7 +176,7 @@ export abstract class HeldText {
 
   /** `position`, moved back one if it would split a surrogate pair. */
   protected notInsidePair(position: number): number {
-    return cutOutsidePair(this.buffer, position - this.bufferStart) + this.bufferStart;
+    return cutsSurrogatePair(this.buffer, position - this.bufferStart) ? position - 1 : position;
   }
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
-import { stallTimer } from '../internal/stallTimer';
+import { stalledEvent } from '../internal/stalledEvent';
 
 // Module-local copies of what runs for every event (see providers/openaiChat.ts). Named imports,
 // not `import * as`: a bundler then keeps only these, not an object of every export of events.ts.
@@ -87,13 +87,9 @@ export function ensureTerminal(
     let lastFinish: FinishEvent | undefined;
     let lastUsage: UsageEvent | undefined;
     let eventCount = 0;
+    let idleTimer: Subscription | undefined;
     let deadlineTimer: Subscription | undefined;
 
-    // Only made when there is an idle limit: without one, an event costs no timer work.
-    const stall =
-      idleTimeoutMs === undefined
-        ? undefined
-        : stallTimer(scheduler, idleTimeoutMs, '', (stalled) => end(stalled));
     const end = (terminal: TerminalEvent) => {
       if (subscriber.closed) return;
       clearTimers();
@@ -102,7 +98,7 @@ export function ensureTerminal(
       subscriber.complete();
     };
     const clearTimers = () => {
-      stall?.clear();
+      idleTimer?.unsubscribe();
       deadlineTimer?.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
     };
@@ -118,12 +114,17 @@ export function ensureTerminal(
     };
     // The signal's reason decides: AbortSignal.timeout() is a retryable `deadline`.
     const onAbort = () => fail(abortError(signal?.reason));
+    // Only called when there is an idle limit: without one, an event costs no timer work.
+    const armIdle = (idleTimeoutMs: number) => {
+      idleTimer?.unsubscribe();
+      idleTimer = scheduler.schedule(() => end(stalledEvent(idleTimeoutMs, '')), idleTimeoutMs);
+    };
     if (signal?.aborted) {
       // Already aborted: end at once; createOperator then never subscribes to the source.
       onAbort();
     } else {
       signal?.addEventListener('abort', onAbort, { once: true });
-      stall?.arm();
+      if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
       if (deadlineMs !== undefined) {
         deadlineTimer = scheduler.schedule(
           () =>
@@ -145,7 +146,7 @@ export function ensureTerminal(
         eventCount++;
         if (event.type === 'finish') lastFinish = event;
         else if (event.type === 'usage') lastUsage = event;
-        stall?.arm();
+        if (idleTimeoutMs !== undefined) armIdle(idleTimeoutMs);
         subscriber.next(event);
       },
       error: fail,

@@ -2,7 +2,7 @@ import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { failedFromError, isTerminal, type StreamEvent } from '../events';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
-import { stallTimer } from '../internal/stallTimer';
+import { stalledEvent } from '../internal/stalledEvent';
 import type { EventLog } from './eventLog';
 
 /** Options of {@link followLog}. */
@@ -61,33 +61,38 @@ export function followLog(
     let expected = after + 1;
     let read: Subscription | undefined;
     const end = (last: StreamEvent) => {
-      stall?.clear();
+      idleTimer?.unsubscribe();
       read?.unsubscribe();
       subscriber.next(last);
       subscriber.complete();
     };
-    const stall =
-      idleTimeoutMs === undefined
-        ? undefined
-        : stallTimer(scheduler, idleTimeoutMs, ' from the event log', (stalled) => end(stalled));
-    stall?.arm();
+    let idleTimer: Subscription | undefined;
+    const armIdle = () => {
+      if (idleTimeoutMs === undefined) return;
+      idleTimer?.unsubscribe();
+      idleTimer = scheduler.schedule(
+        () => end(stalledEvent(idleTimeoutMs, ' from the event log')),
+        idleTimeoutMs,
+      );
+    };
+    armIdle();
     read = log.read(streamId, after).subscribe({
       next({ seq, event }) {
         if (subscriber.closed || seq < expected) return;
         expected = seq + 1;
         if (isTerminal(event)) return end(event);
         subscriber.next(event);
-        stall?.arm();
+        armIdle();
       },
       error: (error) => end(failedFromError(error)),
       complete: () => {
-        stall?.clear();
+        idleTimer?.unsubscribe();
         subscriber.complete();
       },
     });
     if (subscriber.closed) read.unsubscribe();
     return () => {
-      stall?.clear();
+      idleTimer?.unsubscribe();
       read?.unsubscribe();
     };
   });

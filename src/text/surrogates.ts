@@ -7,11 +7,6 @@ export function cutsSurrogatePair(text: string, at: number): boolean {
   return before >= 0xd800 && before <= 0xdbff;
 }
 
-/** `at`, or one before it when a cut there would split a surrogate pair. */
-export function cutOutsidePair(text: string, at: number): number {
-  return cutsSurrogatePair(text, at) ? at - 1 : at;
-}
-
 /** `text` with every lone surrogate replaced by U+FFFD (a chat API cannot carry half a pair). */
 export function toWellFormed(text: string): string {
   return text.replace(

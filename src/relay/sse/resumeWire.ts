@@ -7,7 +7,7 @@ import {
   type StreamEvent,
   type TerminalEvent,
   type WarningEvent,
-} from '../events';
+} from '../../events';
 
 /**
  * One event of a connection to llm-rx's wire: `id` is its position (the SSE `id:`), `undefined`
