@@ -167,6 +167,19 @@ export type {
 } from './delivery/telegramTransport';
 export { slackTransport } from './delivery/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
+export { discordTransport } from './delivery/discordTransport';
+export type {
+  DiscordMessageRef,
+  DiscordTransport,
+  DiscordTransportOptions,
+} from './delivery/discordTransport';
+export { teamsTransport } from './delivery/teamsTransport';
+export type {
+  TeamsMessagePart,
+  TeamsMessageRef,
+  TeamsTransport,
+  TeamsTransportOptions,
+} from './delivery/teamsTransport';
 export type {
   DeliveryFailedReport,
   DeliveryReport,

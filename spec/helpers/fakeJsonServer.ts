@@ -1,11 +1,15 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One POST the fake received: path, headers and the parsed JSON body. */
+/** One request the fake received: method, path, headers and the parsed JSON body. */
 export interface FakeRequest {
+  /** `POST` unless the client said otherwise. */
+  method: string;
   path: string;
   headers: IncomingMessage['headers'];
   body: any;
+  /** `performance.now()` when the whole request had arrived (before `latencyMs`). */
+  receivedAt: number;
 }
 
 /** What the fake answers. */
@@ -52,6 +56,7 @@ export async function startFakeJsonServer(
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
+      const receivedAt = performance.now();
       const reply = ({ status, headers = {}, body }: FakeAnswer) => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
@@ -60,13 +65,22 @@ export async function startFakeJsonServer(
       if (size > MAX_BODY_BYTES) return reply({ status: 413, body: { ok: false } });
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        // A request without a body (DELETE) has `undefined` for one.
+        body = size === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         return reply({ status: 400, body: { ok: false, description: 'Bad Request: not JSON' } });
       }
       const timer = setTimeout(() => {
         timers.delete(timer);
-        reply(handle({ path: req.url ?? '/', headers: req.headers, body }));
+        reply(
+          handle({
+            method: req.method ?? 'POST',
+            path: req.url ?? '/',
+            headers: req.headers,
+            body,
+            receivedAt,
+          }),
+        );
       }, latencyMs());
       timers.add(timer);
     });

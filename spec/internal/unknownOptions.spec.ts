@@ -46,6 +46,20 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
     typo: 'chat_id',
     call: (o) => api.telegramTransport({ token: 't', chatId: 1, ...o } as never),
   },
+  discordTransport: {
+    typo: 'channel',
+    call: (o) => api.discordTransport({ token: 't', channelId: '1', ...o } as never),
+  },
+  teamsTransport: {
+    typo: 'personalChat',
+    call: (o) =>
+      api.teamsTransport({
+        serviceUrl: 'https://smba.trafficmanager.net/amer/',
+        conversationId: 'a:1',
+        token: 't',
+        ...o,
+      } as never),
+  },
   slackTransport: {
     typo: 'channelId',
     call: (o) => api.slackTransport({ token: 't', channel: 'C1', ...o } as never),

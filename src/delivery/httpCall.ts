@@ -16,10 +16,12 @@ export interface PostJsonOptions {
   secret: string;
   /** Names the call in messages, e.g. `Telegram sendMessage`. */
   label: string;
+  /** The HTTP method; a payload of `undefined` sends no body. @defaultValue `'POST'` */
+  method?: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 }
 
 /**
- * POSTs `payload` as JSON and reads the answer. A request that never got an answer (connection
+ * POSTs `payload` as JSON (or sends it with `options.method`) and reads the answer. A request that never got an answer (connection
  * refused, reset, DNS) rejects with a retryable {@link DeliveryError}; its message never holds
  * the secret, even when the URL does.
  */
@@ -30,10 +32,14 @@ export async function postJson(
 ): Promise<HttpAnswer> {
   let response: Response;
   try {
+    const hasBody = payload !== undefined;
     response = await options.fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', ...options.headers },
-      body: JSON.stringify(payload),
+      method: options.method ?? 'POST',
+      headers: {
+        ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+        ...options.headers,
+      },
+      body: hasBody ? JSON.stringify(payload) : undefined,
       signal: options.signal,
     });
   } catch (error) {
