@@ -135,19 +135,14 @@ export function isLlmRxError(error: unknown): error is LlmRxError {
 }
 
 /**
- * The text of a thrown value as a person reads it: its own message (no `Error: ` prefix, also for
- * an error from another realm), a string as it is, any other value as JSON or `String(value)`.
+ * The text of a thrown value as a person reads it: its own `message` (no `Error: ` prefix, also
+ * for an error from another realm, where `instanceof Error` is false), a string as it is, any
+ * other value as `String(value)`.
  */
 export function errorMessage(thrown: unknown): string {
-  // An Error's own message, also from another realm (where `instanceof Error` is false).
   const message =
     typeof thrown === 'string' ? thrown : (thrown as { message?: unknown } | null)?.message;
-  if (typeof message === 'string') return message;
-  try {
-    return JSON.stringify(thrown) ?? String(thrown);
-  } catch {
-    return String(thrown);
-  }
+  return typeof message === 'string' ? message : String(thrown);
 }
 
 /**

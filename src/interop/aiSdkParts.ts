@@ -1,4 +1,3 @@
-import { errorMessage } from '../errors';
 import {
   failedEvent,
   terminalForFinish,
@@ -10,6 +9,7 @@ import {
   failedOf,
   finishOf,
   isString,
+  messageOf,
   toolCallOf,
   usageOf,
   type AISdkStreamPart,
@@ -174,7 +174,7 @@ export class AISdkPartMapper {
           type: 'tool-end',
           id,
           name: part.toolName,
-          result: errorMessage(part.error),
+          result: messageOf(part.error),
           isError: true,
         });
       case 'tool-output-denied':

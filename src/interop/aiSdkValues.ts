@@ -88,6 +88,25 @@ export type KnownTool = {
   | 'tool-error'
   | 'tool-output-denied'];
 
+/**
+ * An AI SDK error value as text: {@link errorMessage}, but a data value without a message (an
+ * error part may carry any JSON) as JSON rather than `[object Object]`.
+ */
+export function messageOf(error: unknown): string {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message !== 'string'
+  ) {
+    try {
+      return JSON.stringify(error);
+    } catch {
+      // A cycle or a BigInt: String() below.
+    }
+  }
+  return errorMessage(error);
+}
+
 /** The AI SDK's finish reasons llm-rx names the same: all of llm-rx's (ai 7 adds `interrupted`). */
 const FINISH_REASONS = new Set<string>(FinishReason.options);
 
@@ -141,9 +160,7 @@ export function toolCallOf(part: KnownParts['tool-call'], streamed: string) {
   if (part.invalid) {
     if (isString(part.input)) event.input = parsedOrNull(part.input);
     event.error =
-      part.error === undefined
-        ? `Tool call ${part.toolCallId} is invalid.`
-        : errorMessage(part.error);
+      part.error === undefined ? `Tool call ${part.toolCallId} is invalid.` : messageOf(part.error);
   }
   return event;
 }
@@ -163,7 +180,7 @@ export function failedOf(error: unknown): TerminalEvent {
   const retryable = typeof details?.isRetryable === 'boolean' ? details.isRetryable : false;
   return failedEvent(
     'provider-error',
-    errorMessage(error),
+    messageOf(error),
     retryable,
     status === undefined ? {} : { status },
   );

@@ -1,10 +1,11 @@
 import { Observable } from 'rxjs';
 import * as z from 'zod/mini';
-import { errorMessage, LlmRxError } from '../errors';
+import { LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
 import { failedEvent } from '../events';
 import { parseOptions, signalOption } from '../internal/options';
 import { AISdkPartMapper, type AISdkStreamPart, type EmitEvent } from './aiSdkParts';
+import { messageOf } from './aiSdkValues';
 
 /** Options of {@link fromAISdk}. */
 export interface FromAISdkOptions {
@@ -107,9 +108,9 @@ export function fromAISdk(
             ? {
                 type: 'incomplete',
                 reason: 'aborted',
-                message: errorMessage(signal?.reason ?? error),
+                message: messageOf(signal?.reason ?? error),
               }
-            : failedEvent('stream-error', errorMessage(error), true),
+            : failedEvent('stream-error', messageOf(error), true),
         );
         subscriber.complete();
       }

@@ -1,11 +1,11 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { abortError, isLlmRxError } from '../errors';
+import { abortError } from '../errors';
 import {
-  failedEvent as importedFailedEvent,
+  failedEvent,
   failedFromError,
   isTerminal as importedIsTerminal,
-  terminalForFinish as importedTerminalForFinish,
+  terminalForFinish,
   type FinishEvent,
   type StreamEvent,
   type TerminalEvent,
@@ -15,11 +15,9 @@ import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
 import { stalledEvent } from '../internal/stalledEvent';
 
-// Module-local copies of what runs for every event (see providers/openaiChat.ts). Named imports,
-// not `import * as`: a bundler then keeps only these, not an object of every export of events.ts.
-const failedEvent = importedFailedEvent;
+// A module-local copy of what runs for every event (see providers/openaiChat.ts); what runs once
+// at the end of a stream is called as imported.
 const isTerminal = importedIsTerminal;
-const terminalForFinish = importedTerminalForFinish;
 
 const EnsureTerminalOptions = z.object({
   idleTimeoutMs: z.optional(durationOption),
@@ -103,14 +101,12 @@ export function ensureTerminal(
       signal?.removeEventListener('abort', onAbort);
     };
     const fail = (error: unknown) => {
-      if (isLlmRxError(error) && error.code === 'aborted') {
-        return end({
-          type: 'incomplete',
-          reason: 'aborted',
-          message: 'The caller aborted the stream.',
-        });
-      }
-      end(failedFromError(error));
+      const failed = failedFromError(error);
+      end(
+        failed.error.code === 'aborted'
+          ? { type: 'incomplete', reason: 'aborted', message: 'The caller aborted the stream.' }
+          : failed,
+      );
     };
     // The signal's reason decides: AbortSignal.timeout() is a retryable `deadline`.
     const onAbort = () => fail(abortError(signal?.reason));

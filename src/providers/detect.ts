@@ -5,8 +5,10 @@ import { isLlmRxMessage } from './llmRx';
 /** Provider ids `streamEvents` accepts: the wire formats, plus `openrouter` for `openai-chat`. */
 export type ProviderName = ProviderId | 'openrouter';
 
-/** Every {@link ProviderName}: the wire formats of {@link ProviderId}, then `openrouter`. */
-export const PROVIDER_NAMES: readonly ProviderName[] = [...ProviderId.options, 'openrouter'];
+/** Every {@link ProviderName}, from the one list of wire formats; `openrouter` beside its wire. */
+export const PROVIDER_NAMES: readonly ProviderName[] = ProviderId.options.flatMap(
+  (id): ProviderName[] => (id === 'openai-chat' ? [id, 'openrouter'] : [id]),
+);
 
 /** The wire format a provider name stands for. */
 export function wireFormatOf(provider: ProviderName): ProviderId {
