@@ -68,6 +68,10 @@ export type ErrorCode =
  * - `invalid-event`: an event from a foreign source did not match the StreamEvent schema.
  * - `plain-text-fallback`: a chat app rejected the formatting (entities, HTML); the message went
  *   out as plain text instead (a note on a `deliver` report).
+ * - `possible-duplicate`: a chat call whose outcome is unknown (timeout, reset, 5xx) is retried;
+ *   the platform may have acted on the first try (a `deliver` warning report).
+ * - `ledger-write-failed`: a chat call went through but the delivery ledger did not record it
+ *   (a `deliver` warning report).
  */
 export type WarningCode =
   | 'unknown-field'
@@ -80,7 +84,9 @@ export type WarningCode =
   | 'detached-timeout'
   | 'retry'
   | 'invalid-event'
-  | 'plain-text-fallback';
+  | 'plain-text-fallback'
+  | 'possible-duplicate'
+  | 'ledger-write-failed';
 
 /** Context an LlmRxError may carry besides its code and message. */
 export interface LlmRxErrorContext {

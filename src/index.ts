@@ -158,6 +158,7 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/deliveryError';
+export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/deliveryError';
 export { telegramTransport } from './delivery/telegramTransport';
 export type {
@@ -182,11 +183,15 @@ export type {
 } from './delivery/teamsTransport';
 export type {
   DeliveryFailedReport,
+  DeliveryLedger,
   DeliveryReport,
   DeliveryTransport,
   DeliveryWarning,
+  DeliveryWarningReport,
   EditedReport,
   FinishedReport,
+  LedgerEntry,
+  ResumedReport,
   RetryingReport,
   SentReport,
   SupersededReport,

@@ -19,7 +19,7 @@ import { toSseFrames } from '../../src/relay/sse/toSseFrames';
 import { relayMarbleOperators } from './relayMarbleOperators';
 import { resumableMarbleOperators } from './resumableMarbleOperators';
 import { deliver } from '../../src/delivery/deliver';
-import { scheduledTransport } from './scheduledTransport';
+import { scheduledLedger, scheduledTransport } from './scheduledTransport';
 
 /** Builds the operator a `.marble` file names, from its `args` and the test scheduler. */
 export type MarbleOperatorFactory = (
@@ -108,13 +108,20 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   ...relayMarbleOperators,
   ...resumableMarbleOperators,
   // args.transport describes a fake transport whose calls settle on the test scheduler:
-  // { latencyMs, replies: { "<call number>": { latencyMs?, fails?, retryAfterMs?, notModified?,
-  // permanent?, throws?, returns? } }, calls: "<marble of the calls as they start>" }.
+  // { latencyMs, finishes?, recordRefs?, replies: { "<call number>": { latencyMs?, fails?,
+  // retryAfterMs?, notModified?, permanent?, status?, ambiguous?, throws?, returns?, ref? } },
+  // calls: "<marble of the calls as they start>" }. args.ledger, when present, is a scheduled
+  // ledger (key "reply"): { entries?, readLatencyMs?, writeLatencyMs?, readFails?, failWrites?,
+  // writes: "<marble of the entries as their writes start>" }.
   // Every other arg is an option of deliver.
-  deliver: ({ transport: { calls, ...script } = {}, ...options }, scheduler, helpers) => {
+  deliver: ({ transport: { calls, ...script } = {}, ledger, ...options }, scheduler, helpers) => {
     const transport = scheduledTransport(script, scheduler);
     if (calls !== undefined) helpers.expectObservable(transport.calls, calls);
-    return deliver(transport, { ...options, scheduler });
+    if (ledger === undefined) return deliver(transport, { ...options, scheduler });
+    const { writes, ...ledgerScript } = ledger;
+    const scheduled = scheduledLedger(ledgerScript, scheduler);
+    if (writes !== undefined) helpers.expectObservable(scheduled.writes, writes);
+    return deliver(transport, { ...options, ledger: scheduled, key: 'reply', scheduler });
   },
 };
 

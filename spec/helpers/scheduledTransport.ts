@@ -1,7 +1,12 @@
 import { Subject, type SchedulerLike } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { DeliveryError } from '../../src/delivery/deliveryError';
-import type { DeliveryTransport, TransportCall } from '../../src/delivery/types';
+import type {
+  DeliveryLedger,
+  DeliveryTransport,
+  LedgerEntry,
+  TransportCall,
+} from '../../src/delivery/types';
 
 /** How the fake answers one call (by call number, 0-based), as a marble file's args give it. */
 export interface ScriptedReply {
@@ -21,6 +26,10 @@ export interface ScriptedReply {
   returns?: unknown;
   /** Resolves to this ref. @defaultValue the message number for a send, undefined otherwise */
   ref?: unknown;
+  /** Rejects with a DeliveryError with this HTTP status (500 or more: ambiguous). */
+  status?: number;
+  /** Rejects with a DeliveryError whose outcome is unknown (a reset, a timeout). */
+  ambiguous?: boolean;
 }
 
 /** The fake's script: a default latency and replies by call number. */
@@ -69,12 +78,10 @@ export function scheduledTransport(
     const result = new ScheduledResult<number>();
     const timer = scheduler.schedule(
       () => {
-        const { retryAfterMs, notModified, permanent } = reply;
-        if (reply.fails || retryAfterMs !== undefined || notModified || permanent) {
-          result.settle(
-            'rejected',
-            new DeliveryError(`call ${n} failed`, { retryAfterMs, notModified, permanent }),
-          );
+        const { retryAfterMs, notModified, permanent, status, ambiguous } = reply;
+        const context = { retryAfterMs, notModified, permanent, status, ambiguous };
+        if (Object.values(context).some((value) => value !== undefined) || reply.fails) {
+          result.settle('rejected', new DeliveryError(`call ${n} failed`, context));
         } else
           result.settle(
             'fulfilled',
@@ -93,6 +100,59 @@ export function scheduledTransport(
     send: (edit, call) => answer('send', edit, call) as PromiseLike<number>,
     edit: (ref, edit, call) => answer('edit', edit, call, ref) as PromiseLike<number | undefined>,
     ...(script.finishes ? { finish } : {}),
+  };
+}
+
+/** How the scheduled ledger answers, as a marble file's `args.ledger` gives it. */
+export interface LedgerScript {
+  /** What an earlier run recorded. @defaultValue none */
+  entries?: LedgerEntry[];
+  /** Frames until `read` resolves. @defaultValue 0 */
+  readLatencyMs?: number;
+  /** Frames until each `write` resolves. @defaultValue 0 */
+  writeLatencyMs?: number;
+  /** `read` rejects. */
+  readFails?: boolean;
+  /** Write numbers (0-based) that reject. */
+  failWrites?: number[];
+}
+
+/**
+ * A ledger whose reads and writes settle on a scheduler, like {@link scheduledTransport}'s
+ * calls; `writes` emits each entry as its write starts. Writes are kept in `entries`.
+ */
+export function scheduledLedger(
+  script: LedgerScript,
+  scheduler: SchedulerLike,
+): DeliveryLedger & { writes: Subject<LedgerEntry>; entries: Map<number, LedgerEntry> } {
+  const writes = new Subject<LedgerEntry>();
+  const entries = new Map((script.entries ?? []).map((entry) => [entry.message, entry]));
+  let writeNumber = 0;
+  const later = <T>(ms: number, settle: (result: ScheduledResult<T>) => void) => {
+    const result = new ScheduledResult<T>();
+    scheduler.schedule(() => settle(result), ms);
+    return result;
+  };
+  return {
+    writes,
+    entries,
+    read: () =>
+      later<LedgerEntry[]>(script.readLatencyMs ?? 0, (result) =>
+        script.readFails
+          ? result.settle('rejected', new Error('ledger unreachable'))
+          : result.settle('fulfilled', [...entries.values()]),
+      ),
+    write: (_key, entry) => {
+      const n = writeNumber++;
+      writes.next(entry);
+      return later<void>(script.writeLatencyMs ?? 0, (result) => {
+        if (script.failWrites?.includes(n)) {
+          return result.settle('rejected', new Error(`write ${n} failed`));
+        }
+        entries.set(entry.message, entry);
+        result.settle('fulfilled', undefined);
+      });
+    },
   };
 }
 

@@ -91,6 +91,10 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
     typo: 'ttl',
     call: (o) => redisApi.redisEventLog({ client: redisClient, ...o } as never),
   },
+  redisLedger: {
+    typo: 'ttl',
+    call: (o) => redisApi.redisLedger({ client: redisClient, ...o } as never),
+  },
 };
 
 /** The exported functions whose parameter list has an `options` (or `overrides`) parameter. */

@@ -1,9 +1,13 @@
+import { LlmRxError } from '../errors';
 import type { QueuedCall } from './deliveryQueue';
 import type {
   DeliveryFailedReport,
   DeliveryWarning,
+  DeliveryWarningReport,
   EditedReport,
   FinishedReport,
+  LedgerEntry,
+  ResumedReport,
   RetryingReport,
   SentReport,
 } from './types';
@@ -40,6 +44,40 @@ export function decideAfterFailure(
   return waitsRetryAfter
     ? { kind: 'retry', delayMs: retryAfterMs, reason: 'retry-after', counted: false }
     : { kind: 'retry', delayMs: backoffMs * 2 ** (failures - 1), reason: 'backoff', counted: true };
+}
+
+/**
+ * Whether the platform may have acted on a failed call (`ambiguous`, else a 5xx `status`): a
+ * retry of it may show twice.
+ */
+export function isAmbiguous(thrown: unknown): boolean {
+  const { ambiguous, status } = (thrown ?? {}) as Record<string, unknown>;
+  if (typeof ambiguous === 'boolean') return ambiguous;
+  return typeof status === 'number' && status >= 500;
+}
+
+/** The `warning` report of a call that goes out again although it may have gone through. */
+export function possibleDuplicateReport(call: QueuedCall, thrown: unknown): DeliveryWarningReport {
+  return {
+    type: 'warning',
+    code: 'possible-duplicate',
+    message: call.message,
+    op: call.op,
+    attempt: call.attempt,
+    detail: `deliver: the ${call.op} of message ${call.message} may have gone through before it failed (${describeFailure(thrown)}); it is tried again, and the chat may show it twice.`,
+  };
+}
+
+/** The `warning` report of a call the ledger did not record. */
+export function ledgerWriteFailedReport(call: QueuedCall, thrown: unknown): DeliveryWarningReport {
+  return {
+    type: 'warning',
+    code: 'ledger-write-failed',
+    message: call.message,
+    op: call.op,
+    attempt: call.attempt,
+    detail: `deliver: the ${call.op} of message ${call.message} went through, but the ledger did not record it (${describeFailure(thrown)}); a restart may repeat it.`,
+  };
 }
 
 /** The `sent` / `edited` / `finished` report of a call that went through. */
@@ -114,4 +152,26 @@ export function describeFailure(thrown: unknown): string {
   const message = (thrown as { message?: unknown } | null | undefined)?.message;
   const text = typeof message === 'string' ? message : String(thrown);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** The `resumed` report of a message an earlier run delivered. */
+export function resumedReport({ message, text, finished }: LedgerEntry): ResumedReport {
+  return { type: 'resumed', message, text, finished };
+}
+
+/** The error of a ledger that could not be read: nothing is sent, so nothing is sent twice. */
+export function ledgerUnreadable(key: string, thrown: unknown): LlmRxError {
+  return new LlmRxError(
+    'delivery-failed',
+    `deliver: the ledger could not be read for key "${key}" (${describeFailure(thrown)}); nothing was sent, so that nothing is sent twice.`,
+  );
+}
+
+/** Runs `fn`, catching a synchronous throw (a ledger that throws instead of rejecting). */
+export function attempt<T>(fn: () => T): { value: T } | { thrown: unknown } {
+  try {
+    return { value: fn() };
+  } catch (thrown) {
+    return { thrown };
+  }
 }

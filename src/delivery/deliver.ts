@@ -1,39 +1,26 @@
-import { from, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import * as z from 'zod/mini';
+import { from, type OperatorFunction, type Subscription } from 'rxjs';
 import type { MessageEdit } from '../channels/messageEditPlanner';
-import { LlmRxError } from '../errors';
 import { createOperator } from '../internal/createOperator';
-import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 import {
   decideAfterFailure,
   deliveredReport,
   describeFailure,
   failedReport,
+  attempt,
+  isAmbiguous,
   isPromiseLike,
   kindOf,
+  ledgerUnreadable,
+  ledgerWriteFailedReport,
+  possibleDuplicateReport,
+  resumedReport,
   retryingReport,
 } from './callOutcome';
+import { parseDeliverOptions, type DeliverOptions } from './deliverOptions';
 import { createDeliveryQueue, type QueuedCall } from './deliveryQueue';
-import type { DeliveryReport, DeliveryTransport, DeliveryWarning } from './types';
+import type { DeliveryReport, DeliveryTransport, DeliveryWarning, LedgerEntry } from './types';
 
-/** Options of {@link deliver}. */
-export interface DeliverOptions {
-  /** Least time between the starts of two calls. @defaultValue `transport.minIntervalMs`, else 0 */
-  minIntervalMs?: number;
-  /** Calls per text before giving up on failures that are not `retryAfterMs`. @defaultValue 5 */
-  maxAttempts?: number;
-  /** Wait after the first failure, doubling after each next one. @defaultValue 500 */
-  backoffMs?: number;
-  /** Where the interval, backoff and retry-after timers run. @defaultValue asyncScheduler */
-  scheduler?: SchedulerLike;
-}
-
-const DeliverOptions = z.object({
-  minIntervalMs: z.optional(durationOption),
-  maxAttempts: z._default(z.int().check(z.minimum(1)), 5),
-  backoffMs: z._default(durationOption, 500),
-  scheduler: schedulerOption,
-});
+export type { DeliverOptions } from './deliverOptions';
 
 /**
  * Sends a bot's message edits through a chat transport, one call at a time, at the platform's
@@ -72,6 +59,15 @@ const DeliverOptions = z.object({
  *   calls:   -a-b-xcy       x = finish 0 "AB" (c closed message 0), y = finish 1 "C" (completion)
  *   result:  --s-e-ft(g|)   f, g = finished (marbles/deliver/finish-once-per-message.marble)
  *   ```
+ * - With `ledger` and `key`: the ledger is read before the first call (texts arriving meanwhile
+ *   wait); each call that went through is written to it (ref, text, finished) before its
+ *   report, in the same call slot. A message the ledger holds is known: texts it already holds
+ *   make no call, a newer one edits it with the stored ref, a finished one is not finished
+ *   again; one `resumed` report per such message. An unreadable ledger fails the output
+ *   (`delivery-failed`) before any call; a failed write is a `warning` `ledger-write-failed`.
+ *   (marbles/deliver/ledger-*.marble)
+ * - A failure that may have reached the platform (`ambiguous`, or a 5xx `status`) is retried
+ *   like any other, after a `warning` report `possible-duplicate`.
  * - A transport that throws, or returns something that is not a Promise, is a
  *   `delivery-failed` report for that call, never an unhandled rejection.
  * - Completes when the source completed and the last call settled; a source error is passed
@@ -95,24 +91,12 @@ export function deliver<Ref>(
   transport: DeliveryTransport<Ref>,
   options: DeliverOptions = {},
 ): OperatorFunction<MessageEdit, DeliveryReport> {
-  if (
-    typeof transport !== 'object' ||
-    transport === null ||
-    typeof transport.send !== 'function' ||
-    typeof transport.edit !== 'function' ||
-    (transport.finish !== undefined && typeof transport.finish !== 'function')
-  ) {
-    throw new LlmRxError(
-      'invalid-options',
-      'deliver: transport must be an object with send(edit) and edit(ref, edit) methods (and optionally finish(ref, edit)), such as telegramTransport({ … }).',
-    );
-  }
-  const settings = parseOptions('deliver', DeliverOptions, options);
-  const { scheduler } = settings;
-  const minIntervalMs = settings.minIntervalMs ?? transport.minIntervalMs ?? 0;
+  const settings = parseDeliverOptions(transport, options);
+  const { scheduler, minIntervalMs, ledger, key } = settings;
 
   return createOperator<MessageEdit, DeliveryReport>(({ subscriber }) => {
     const queue = createDeliveryQueue({ finishes: transport.finish !== undefined });
+    // The one slot: a transport call, then its ledger write, or the ledger read at the start.
     let busy = false;
     let inFlight: Subscription | undefined;
     let abortCall: AbortController | undefined;
@@ -121,6 +105,8 @@ export function deliver<Ref>(
     let pausedUntil = -Infinity;
     let sourceEnded = false;
     let sourceError: { error: unknown } | undefined;
+    // Texts that arrive while the ledger is read wait here: the ledger decides what they are.
+    let early: MessageEdit[] | undefined = ledger ? [] : undefined;
 
     const pump = (): void => {
       if (busy || waitTimer || subscriber.closed) return;
@@ -140,6 +126,27 @@ export function deliver<Ref>(
         return;
       }
       start(queue.next()!);
+    };
+
+    // Holds the slot until `result` settles; the callbacks run in the slot.
+    const occupy = (
+      result: PromiseLike<unknown>,
+      onValue: (value: unknown) => void,
+      onError: (thrown: unknown) => void,
+    ) => {
+      busy = true;
+      let settled = false;
+      const subscription = from(result).subscribe({
+        next: (value) => {
+          settled = true;
+          onValue(value);
+        },
+        error: (thrown) => {
+          settled = true;
+          onError(thrown);
+        },
+      });
+      if (!settled) inFlight = subscription;
     };
 
     const start = (call: QueuedCall): void => {
@@ -170,18 +177,11 @@ export function deliver<Ref>(
           fail(call, `transport.${call.op} returned ${kindOf(result)}, not a Promise`),
         );
       }
-      let settled = false;
-      const subscription = from(result).subscribe({
-        next: (value) => {
-          settled = true;
-          settle(() => succeed(call, value, warnings));
-        },
-        error: (thrown) => {
-          settled = true;
-          settle(() => onFailure(call, thrown, warnings));
-        },
-      });
-      if (!settled && busy) inFlight = subscription;
+      occupy(
+        result,
+        (value) => succeed(call, value, warnings),
+        (thrown) => onFailure(call, thrown, warnings),
+      );
     };
 
     // Reports the outcome, frees the single call slot, then starts what comes next.
@@ -196,13 +196,19 @@ export function deliver<Ref>(
     const onFailure = (call: QueuedCall, thrown: unknown, warnings: DeliveryWarning[]) => {
       const decision = decideAfterFailure(thrown, call, queue.failuresOf(call), settings);
       if (decision.kind === 'not-modified') return succeed(call, undefined, warnings, true);
-      if (decision.kind === 'give-up') return fail(call, describeFailure(thrown), decision.status);
+      if (decision.kind === 'give-up') {
+        return settle(() => fail(call, describeFailure(thrown), decision.status));
+      }
       pausedUntil = scheduler.now() + decision.delayMs;
       const superseded = queue.retry(call, decision.counted);
-      subscriber.next(retryingReport(call, decision, thrown));
-      if (superseded) supersede(superseded);
+      settle(() => {
+        if (isAmbiguous(thrown)) subscriber.next(possibleDuplicateReport(call, thrown));
+        subscriber.next(retryingReport(call, decision, thrown));
+        if (superseded) supersede(superseded);
+      });
     };
 
+    // The call went through: record it in the ledger (still in the slot), then report it.
     const succeed = (
       call: QueuedCall,
       ref: unknown,
@@ -210,7 +216,18 @@ export function deliver<Ref>(
       notModified = false,
     ) => {
       queue.delivered(call, ref);
-      subscriber.next(deliveredReport(call, warnings, notModified));
+      const report = () => subscriber.next(deliveredReport(call, warnings, notModified));
+      if (!ledger) return settle(report);
+      abortCall = undefined;
+      const writeFailed = (thrown: unknown) =>
+        settle(() => {
+          report();
+          subscriber.next(ledgerWriteFailedReport(call, thrown));
+        });
+      const written = attempt(() => ledger.write(key!, queue.entryOf(call)));
+      if ('thrown' in written) return writeFailed(written.thrown);
+      if (!isPromiseLike(written.value)) return settle(report);
+      occupy(written.value, () => settle(report), writeFailed);
     };
 
     const fail = (call: QueuedCall, why: string, status?: number) => {
@@ -221,10 +238,34 @@ export function deliver<Ref>(
     const supersede = (edit: MessageEdit) =>
       subscriber.next({ type: 'superseded', message: edit.message, text: edit.text });
 
+    const take = (edit: MessageEdit) => {
+      const resumed = queue.takeResumed(edit.message);
+      if (resumed) subscriber.next(resumedReport(resumed));
+      const replaced = queue.push(edit);
+      if (replaced) supersede(replaced);
+    };
+
+    if (ledger) {
+      const restore = (entries: unknown) => {
+        busy = false;
+        inFlight = undefined;
+        queue.restore(entries as LedgerEntry[]);
+        const waiting = early!;
+        early = undefined;
+        waiting.forEach(take);
+        pump();
+      };
+      const unreadable = (thrown: unknown) => subscriber.error(ledgerUnreadable(key!, thrown));
+      const read = attempt(() => ledger.read(key!));
+      if ('thrown' in read) unreadable(read.thrown);
+      else if (!isPromiseLike(read.value)) restore(read.value);
+      else occupy(read.value, restore, unreadable);
+    }
+
     return {
       next(edit) {
-        const replaced = queue.push(edit);
-        if (replaced) supersede(replaced);
+        if (early) early.push(edit);
+        else take(edit);
         pump();
       },
       complete() {
@@ -243,6 +284,7 @@ export function deliver<Ref>(
         inFlight?.unsubscribe();
         abortCall?.abort();
         waitTimer = inFlight = abortCall = undefined;
+        early = undefined;
       },
     };
   });

@@ -10,13 +10,19 @@ export interface DeliveryErrorContext {
   permanent?: boolean;
   /** The HTTP status, when there was an answer. */
   status?: number;
+  /**
+   * The platform may have acted on the call although it failed (a timeout or a reset after the
+   * request was written, a 5xx): a retry may repeat it. @defaultValue true for a 5xx status
+   */
+  ambiguous?: boolean;
 }
 
 /**
- * What a transport throws (or rejects with) when a call fails. `deliver` reads three fields:
+ * What a transport throws (or rejects with) when a call fails. `deliver` reads these fields:
  * `retryAfterMs` pauses every call that long, `notModified` counts as delivered, `permanent`
- * gives up at once; anything else is retried with backoff. Any thrown value carrying these
- * fields is read the same way; this class only names them.
+ * gives up at once; anything else is retried with backoff, and `ambiguous` (or a `status` of
+ * 500 or more) adds a `possible-duplicate` warning report to the retry. Any thrown value
+ * carrying these fields is read the same way; this class only names them.
  *
  * Its `code` is `delivery-failed`; `retryable` is `!permanent`.
  *
@@ -30,6 +36,7 @@ export interface DeliveryErrorContext {
 export class DeliveryError extends LlmRxError {
   readonly notModified: boolean;
   readonly permanent: boolean;
+  readonly ambiguous: boolean;
 
   constructor(message: string, context: DeliveryErrorContext = {}) {
     super('delivery-failed', message, {
@@ -39,5 +46,6 @@ export class DeliveryError extends LlmRxError {
     });
     this.notModified = context.notModified ?? false;
     this.permanent = context.permanent ?? false;
+    this.ambiguous = context.ambiguous ?? (context.status !== undefined && context.status >= 500);
   }
 }

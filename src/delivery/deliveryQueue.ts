@@ -1,4 +1,5 @@
 import type { MessageEdit } from '../channels/messageEditPlanner';
+import type { LedgerEntry } from './types';
 
 /** The three calls of a message's lifecycle: open it, update it, make its text final. */
 export type CallOp = 'send' | 'edit' | 'finish';
@@ -35,6 +36,10 @@ interface MessageState {
   /** Calls made for the current text, and how many of them count against maxAttempts. */
   calls: number;
   failures: number;
+  /** What an earlier run's ledger entry said: texts it holds are not sent again. */
+  restored?: LedgerEntry;
+  /** The `resumed` report for `restored` is still to be made. */
+  resumePending?: boolean;
 }
 
 /**
@@ -69,7 +74,12 @@ export function createDeliveryQueue({ finishes = false }: DeliveryQueueOptions =
 
   const closed = (message: number) => allClosed || message < highest;
   const finishDue = (state: MessageState, message: number) =>
-    finishes && state.sent && !state.finished && !state.lost && closed(message);
+    finishes &&
+    state.sent &&
+    state.latest !== undefined &&
+    !state.finished &&
+    !state.lost &&
+    closed(message);
   const hasCall = (state: MessageState, message: number) =>
     state.pending !== undefined || finishDue(state, message);
 
@@ -96,10 +106,52 @@ export function createDeliveryQueue({ finishes = false }: DeliveryQueueOptions =
         highest = edit.message;
         for (const [message, other] of messages) if (finishDue(other, message)) active.add(message);
       }
+      // A text an earlier run already delivered (the ledger holds it, or a newer one) waits
+      // for nothing; it is still the newest text a finish would carry.
+      if (state.restored && state.restored.text.startsWith(edit.text)) {
+        state.latest = edit;
+        if (finishDue(state, edit.message)) active.add(edit.message);
+        return undefined;
+      }
       const replaced = state.pending;
       state.pending = state.latest = edit;
       active.add(edit.message);
       return replaced;
+    },
+
+    /**
+     * Takes in what an earlier run recorded: each message is known (sent, with its ref), and
+     * finished if it was. A message is only edited or finished once this run pushes a text for
+     * it.
+     */
+    restore(entries: LedgerEntry[]): void {
+      for (const entry of entries) {
+        const state = stateOf(entry.message);
+        state.sent = true;
+        state.ref = entry.ref;
+        state.finished = entry.finished;
+        state.restored = entry;
+        state.resumePending = true;
+      }
+    },
+
+    /** The ledger entry of `message`, the first time it is asked for after `restore`. */
+    takeResumed(message: number): LedgerEntry | undefined {
+      const state = messages.get(message);
+      if (!state?.resumePending) return undefined;
+      state.resumePending = false;
+      return state.restored;
+    },
+
+    /** What the ledger should hold for the call's message after the call went through. */
+    entryOf(call: QueuedCall): LedgerEntry {
+      const state = messages.get(call.message)!;
+      return {
+        message: call.message,
+        ref: state.ref,
+        text: call.edit.text,
+        finished: state.finished,
+      };
     },
 
     /** The source ended: every message is closed. */

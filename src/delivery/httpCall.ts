@@ -21,9 +21,10 @@ export interface PostJsonOptions {
 }
 
 /**
- * POSTs `payload` as JSON (or sends it with `options.method`) and reads the answer. A request that never got an answer (connection
- * refused, reset, DNS) rejects with a retryable {@link DeliveryError}; its message never holds
- * the secret, even when the URL does.
+ * POSTs `payload` as JSON (or sends it with `options.method`) and reads the answer. A request
+ * that never got an answer (connection refused, reset, DNS) rejects with a retryable
+ * {@link DeliveryError}, `ambiguous` unless the connection was never made (refused, name not
+ * found); its message never holds the secret, even when the URL does.
  */
 export async function postJson(
   url: string,
@@ -45,7 +46,8 @@ export async function postJson(
   } catch (error) {
     if (options.signal.aborted) throw error;
     const why = causeChain(error);
-    throw new DeliveryError(scrub(`${options.label}: the request failed (${why})`, options.secret));
+    const failure = scrub(`${options.label}: the request failed (${why})`, options.secret);
+    throw new DeliveryError(failure, { ambiguous: !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(why) });
   }
   const text = await response.text();
   let body: unknown;

@@ -1,6 +1,8 @@
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import type { WarningCode } from '../errors';
 
+export type { DeliveryLedger, LedgerEntry } from './ledger';
+
 /** A note a transport adds to a call's report (e.g. it fell back to plain text). */
 export interface DeliveryWarning {
   code: Extract<WarningCode, 'plain-text-fallback'>;
@@ -109,4 +111,34 @@ export type DeliveryReport =
   | FinishedReport
   | RetryingReport
   | SupersededReport
-  | DeliveryFailedReport;
+  | DeliveryFailedReport
+  | ResumedReport
+  | DeliveryWarningReport;
+
+/**
+ * A reply's earlier delivery, found in the ledger: the first text this run saw for `message`
+ * (sent by an earlier run) and what the ledger said. Texts it already holds are not sent again.
+ */
+export interface ResumedReport {
+  type: 'resumed';
+  message: number;
+  /** The last text the platform acknowledged in the earlier run. */
+  text: string;
+  finished: boolean;
+}
+
+/**
+ * Something the user should know, with the delivery going on: `possible-duplicate` (a call
+ * whose outcome is unknown — a timeout, a reset connection, a 5xx — is retried, and the
+ * platform may already have acted on it: a message may show twice) or `ledger-write-failed`
+ * (the call went through, but the ledger did not record it: a restart may repeat it).
+ */
+export interface DeliveryWarningReport {
+  type: 'warning';
+  code: Extract<WarningCode, 'possible-duplicate' | 'ledger-write-failed'>;
+  message: number;
+  op: 'send' | 'edit' | 'finish';
+  attempt: number;
+  /** What happened, for a person (never a token or a whole payload). */
+  detail: string;
+}

@@ -1,3 +1,6 @@
-// llm-rx/redis: the Redis Streams event log. Needs the optional peer `redis` (node-redis 5).
+// llm-rx/redis: the Redis Streams event log and the delivery ledger. Needs the optional peer
+// `redis` (node-redis 5).
 export { redisEventLog } from './redisEventLog';
 export type { RedisClientLike, RedisEventLogOptions } from './options';
+export { redisLedger } from './redisLedger';
+export type { RedisLedgerOptions } from './redisLedger';

@@ -109,7 +109,7 @@ function createWriter(
     send(
       'refreshing the liveness key',
       commands.heartbeat(client, keys, token, livenessMs),
-      `redisEventLog: the liveness key of "${streamId}" lapsed (this process stalled for over ${livenessMs}ms), so its followers were told producer-lost; record again under a new id`,
+      `redisEventLog: the liveness key of "${streamId}" lapsed (no append or heartbeat reached Redis for over ${livenessMs}ms: this process or its Redis connection was too busy), so its followers were told producer-lost; record again under a new id`,
     );
   };
   heartbeat = scheduler.schedule(function tick() {
