@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
 import type { StreamEvent } from '../src/events';
 import { redisEventLog } from '../src/redis';
-import { followLog } from '../src/relay/followLog';
-import { recordTo } from '../src/relay/recordTo';
+import { followLog } from '../src/relay/log/followLog';
+import { recordTo } from '../src/relay/log/recordTo';
 import { streamEvents } from '../src/streamEvents';
 import { loadCaptures } from '../spec/helpers/corpus';
 import {

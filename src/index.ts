@@ -115,12 +115,12 @@ export { toSseFrames, sseFrame, SSE_PING } from './relay/sse/toSseFrames';
 export type { SseFramesOptions } from './relay/sse/toSseFrames';
 export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/sse/toSseStream';
 export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/sse/toSseStream';
-export { memoryEventLog } from './relay/memoryEventLog';
-export type { MemoryEventLogOptions } from './relay/memoryEventLog';
-export { recordTo } from './relay/recordTo';
-export type { RecordToOptions } from './relay/recordTo';
-export { followLog } from './relay/followLog';
-export type { FollowLogOptions } from './relay/followLog';
+export { memoryEventLog } from './relay/log/memoryEventLog';
+export type { MemoryEventLogOptions } from './relay/log/memoryEventLog';
+export { recordTo } from './relay/log/recordTo';
+export type { RecordToOptions } from './relay/log/recordTo';
+export { followLog } from './relay/log/followLog';
+export type { FollowLogOptions } from './relay/log/followLog';
 export { parseLastEventId } from './relay/sse/lastEventId';
 export type {
   ClaimOptions,
@@ -128,7 +128,7 @@ export type {
   EventLogWriter,
   LoggedEvent,
   StreamStatus,
-} from './relay/eventLog';
+} from './relay/log/eventLog';
 export { pipeToNodeResponse } from './relay/sse/pipeToNodeResponse';
 export type { NodeResponseLike } from './relay/sse/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
@@ -157,9 +157,9 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 // Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
-export { DeliveryError } from './delivery/deliveryError';
+export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
-export type { DeliveryErrorContext } from './delivery/deliveryError';
+export type { DeliveryErrorContext } from './delivery/errors';
 export { telegramTransport } from './delivery/telegramTransport';
 export type {
   TelegramRef,

@@ -1,7 +1,7 @@
 import { Observable, switchMap, timer } from 'rxjs';
-import { followLog } from '../../src/relay/followLog';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
+import { followLog } from '../../src/relay/log/followLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import type { MarbleOperatorFactory } from './marbleOperators';
 
 /**

@@ -1,8 +1,8 @@
 import { from } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { followLog } from '../../src/relay/followLog';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
+import { followLog } from '../../src/relay/log/followLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { toUIMessageStream, toUIMessageStreamResponse } from '../../src/relay/ui/toUIMessageStream';
 import { streamEvents } from '../../src/streamEvents';
 import type { UIMessageChunk } from '../../src/relay/ui/uiMessageChunk';

@@ -1,8 +1,8 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { failedFromError, isTerminal, type StreamEvent } from '../events';
-import { durationOption, parseOptions, schedulerOption } from '../internal/options';
-import { stalledEvent } from '../internal/stalledEvent';
+import { failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
+import { stalledEvent } from '../../internal/stalledEvent';
 import type { EventLog } from './eventLog';
 
 /** Options of {@link followLog}. */
