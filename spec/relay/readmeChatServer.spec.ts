@@ -11,8 +11,8 @@ import {
   userMessage,
 } from './chatServerHelpers';
 
-// The README's useChat server (examples/web/server/chatRoutes.ts + nodeServer.ts, which the
-// README shows verbatim) on one process with memoryEventLog.
+// The web chat guide's useChat server (examples/web/server/chatRoutes.ts + nodeServer.ts, which
+// docs/web-chat.md shows verbatim) on one process with memoryEventLog.
 describe("the README's useChat server, on memoryEventLog", () => {
   const model = fakeModel();
   const log = memoryEventLog();
