@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { chatRoutes } from '../../examples/web/server/chatRoutes';
 import { chatServer } from '../../examples/web/server/nodeServer';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
 import {
   chatClient,
   fakeModel,

@@ -1,6 +1,6 @@
 import { relayRoutes } from '../../examples/web/server/relayRoutes';
 import type { StreamEvent } from '../../src/events';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
 import { streamEvents } from '../../src/streamEvents';
 import { collect } from '../helpers/bytes';
 import { fakeModel, userMessage } from './chatServerHelpers';

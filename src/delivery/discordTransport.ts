@@ -5,7 +5,7 @@ import { parseOptions } from '../internal/options';
 import { platformLimits } from '../platforms';
 import { renderMessages } from '../render/renderMarkdown';
 import { createDiscordRateLimits } from './discordRateLimits';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { postJson, scrub } from './httpCall';
 import type { DeliveryTransport, TransportCall } from './types';
 

@@ -3,7 +3,7 @@
 
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { renderMarkdown } from '../render/renderMarkdown';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import type { TransportCall } from './types';
 import { callSlack, slackErrorOf, type SlackApiSettings, type SlackMethod } from './slackWebApi';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { cutChunks, TEAMS_MAX_MESSAGE_CHARS } from './teamsActivities';
 import { createTeamsConnector } from './teamsConnector';
 import { createTeamsParts, type TeamsMessagePart } from './teamsParts';

@@ -1,6 +1,6 @@
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
