@@ -1,7 +1,7 @@
 import { concat, from, lastValueFrom, NEVER, toArray, type Observable } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { deliver } from '../../src/delivery/deliver';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import { discordTransport } from '../../src/delivery/discordTransport';
 import { memoryLedger } from '../../src/delivery/memoryLedger';
 import { slackTransport } from '../../src/delivery/slackTransport';

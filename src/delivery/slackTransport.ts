@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { LlmRxError } from '../errors';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { parseOptions, schedulerOption } from '../internal/options';
 import { platformLimits } from '../platforms';
 import { applyText, type SlackMessageState } from './slackMessage';
