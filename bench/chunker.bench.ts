@@ -189,7 +189,7 @@ async function main() {
       );
     }
   }
-  console.log('\nChecks (issue 6): chunker stream and bufferChunk');
+  console.log('\nChecks: chunker stream and bufferChunk');
   for (const name of ['stream', 'operator']) {
     const at = (size: number, max: number) => results[`${name}:${size}:${max}`];
     const flat = Math.max(

@@ -8,6 +8,7 @@ import { createParser } from 'eventsource-parser';
 import OpenAI from 'openai';
 import type { Observable, OperatorFunction } from 'rxjs';
 import type { StreamEvent } from '../src/events';
+import type { streamEvents } from '../src/streamEvents';
 import { mockFetch } from './openaiChatBody';
 
 /** One row of the table: how it reads `body()`, resolving to the text it delivered. */
@@ -109,17 +110,7 @@ function aiSdkModel(body: () => ReadableStream<Uint8Array>) {
   return provider.chatModel(MODEL_ID);
 }
 
-type StreamEventsFunction = typeof import('../src/streamEvents').streamEvents;
-
-/** llm-rx's `streamEvents`, or why it cannot be loaded yet. */
-export async function loadStreamEvents(): Promise<StreamEventsFunction | string> {
-  try {
-    const module = await import('../src/streamEvents');
-    return module.streamEvents;
-  } catch (error) {
-    return `not available yet (${firstLine(error)})`;
-  }
-}
+type StreamEventsFunction = typeof streamEvents;
 
 /** Subscribes, collects the text of `text-delta` or `block` events, and fails on `failed`. */
 export function textOf(events: Observable<StreamEvent>): Promise<string> {
@@ -154,7 +145,7 @@ export function llmRxWithChannel(
   return {
     name,
     run: (body) => textOf(streamEvents(body(), { provider: 'openai-chat' }).pipe(stage)),
-    // Blocks drop the whitespace at their cuts (DESIGN §5), so compare without whitespace.
+    // Blocks drop the whitespace at their cuts, so compare without whitespace.
     sameText: (text, floorText) => withoutWhitespace(text) === withoutWhitespace(floorText),
   };
 }

@@ -1,4 +1,4 @@
-// Memory (issue 9, item 4): peak RSS and heap growth for 25 MB and 100 MB streams through
+// Memory: peak RSS and heap growth for 25 MB and 100 MB streams through
 // streamEvents and through the telegram channel stage. Each probe runs in its own process so
 // peak RSS belongs to that stream alone. Memory must not grow with the stream's length.
 //   node --import tsx bench/memory.bench.ts

@@ -6,9 +6,12 @@
 //   node --expose-gc --import tsx bench/memoryProbe.ts <megabytes> <events|telegram>
 // prints one JSON line (a MemoryReport).
 
-import { loadTelegramStage } from './channelStage';
-import { loadStreamEvents } from './contenders';
+import { channel } from '../src/channels/channel';
+import { streamEvents } from '../src/streamEvents';
 import { generatedChatStream, type ChatBodyStats } from './openaiChatBody';
+
+/** How reports name the telegram pipeline. */
+export const TELEGRAM_LABEL = "llm-rx streamEvents + channel('telegram')";
 
 /** Which pipeline a probe streams through. */
 export type ProbePipeline = 'events' | 'telegram';
@@ -48,10 +51,7 @@ export async function probeMemory(
 ): Promise<MemoryReport> {
   const gc = globalThis.gc;
   if (typeof gc !== 'function') throw new Error('Run with node --expose-gc.');
-  const streamEvents = await loadStreamEvents();
-  if (typeof streamEvents === 'string') throw new Error(`llm-rx streamEvents ${streamEvents}`);
-  const telegram = pipeline === 'telegram' ? await loadTelegramStage() : undefined;
-  if (telegram && !telegram.stage) throw new Error(telegram.label);
+  const telegram = pipeline === 'telegram' ? channel('telegram') : undefined;
 
   const targetBytes = megabytes * 1024 * 1024;
   const stats: ChatBodyStats = { events: 0, bytes: 0, textLength: 0 };
@@ -84,7 +84,7 @@ export async function probeMemory(
   const source = streamEvents(generatedChatStream({ targetBytes, seed: 7 }, stats, onPull), {
     provider: 'openai-chat',
   });
-  const events$ = telegram?.stage ? source.pipe(telegram.stage) : source;
+  const events$ = telegram ? source.pipe(telegram) : source;
   await new Promise<void>((resolve, reject) => {
     events$.subscribe({
       next(event) {
@@ -104,7 +104,7 @@ export async function probeMemory(
 
   return {
     megabytes,
-    pipeline: telegram ? telegram.label : 'llm-rx streamEvents',
+    pipeline: telegram ? TELEGRAM_LABEL : 'llm-rx streamEvents',
     baselineHeapMb: baselineHeap / MB,
     peakHeapGrowthMb: (peakHeap - baselineHeap) / MB,
     retainedHeapGrowthMb: (retainedHeap - baselineHeap) / MB,

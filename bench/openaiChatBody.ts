@@ -1,6 +1,8 @@
 // A realistic OpenAI chat-completions SSE body for the benchmarks, generated deterministically:
 // the same seed gives the same bytes and the same 1–4 KB slices on every machine and run.
 
+import { seededRandom } from '../spec/helpers/seededRandom';
+
 /** What a generated body holds, filled in as it is generated. */
 export interface ChatBodyStats {
   /** SSE events written, the usage chunk and `[DONE]` included. */
@@ -45,18 +47,6 @@ const WORDS = (
   'observable latency provider response request schema value function result error timer'
 ).split(' ');
 const MULTI_BYTE_WORDS = 'café naïve über façade résumé — “quoted” 東京 データ 🙂 ✓'.split(' ');
-
-/** A small, fast, seedable PRNG (mulberry32); returns floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Endless prose: sentences of 6–20 words, paragraphs of 2–5 sentences, as code points. */
 function* proseCodePoints(random: () => number): Generator<string> {

@@ -1,4 +1,4 @@
-// The side-by-side benchmark (issue 9): the same ~20 MB of OpenAI chat SSE, in 1–4 KB slices,
+// The side-by-side benchmark: the same ~20 MB of OpenAI chat SSE, in 1–4 KB slices,
 // through the floor, llm-rx, and the peers. Run by `npm run bench`; alone:
 //   node --expose-gc --import tsx bench/pipeline.bench.ts
 // BENCH_MB, BENCH_RUNS and BENCH_WARMUP override the body size and round counts; BENCH_PEERS=0
@@ -6,13 +6,13 @@
 
 import { channel } from '../src/channels/channel';
 import { channelNames } from '../src/channels/presets';
+import { streamEvents } from '../src/streamEvents';
 import {
   aiSdkDoStream,
   aiSdkStreamText,
   floor,
   llmRxStreamEvents,
   llmRxWithChannel,
-  loadStreamEvents,
   openaiNode,
   type Contender,
 } from './contenders';
@@ -36,17 +36,11 @@ async function main(): Promise<void> {
   );
 
   const contenders: Contender[] = [floor];
-  const unavailable: Row[] = [];
-  const streamEvents = await loadStreamEvents();
-  if (typeof streamEvents === 'string') {
-    unavailable.push({ name: 'llm-rx streamEvents', check: streamEvents });
-  } else {
-    contenders.push(llmRxStreamEvents(streamEvents));
-    // Every preset, `web` (no chunking) included, each beside streamEvents alone.
-    for (const name of channelNames) {
-      const label = `llm-rx streamEvents + channel('${name}')`;
-      contenders.push(llmRxWithChannel(streamEvents, label, channel(name)));
-    }
+  contenders.push(llmRxStreamEvents(streamEvents));
+  // Every preset, `web` (no chunking) included, each beside streamEvents alone.
+  for (const name of channelNames) {
+    const label = `llm-rx streamEvents + channel('${name}')`;
+    contenders.push(llmRxWithChannel(streamEvents, label, channel(name)));
   }
   if (PEERS) contenders.push(aiSdkDoStream, aiSdkStreamText, openaiNode);
 
@@ -56,7 +50,7 @@ async function main(): Promise<void> {
     onRound: (round, total) => process.stderr.write(`  round ${round}/${total}\r`),
   });
   process.stderr.write('\n');
-  console.log(formatTable([...rows, ...unavailable], events, bytes));
+  console.log(formatTable(rows, events, bytes));
   console.log(targetsSummary(rows));
   if (rows.some((row) => row.check !== '✓')) {
     console.error('A row did not produce the same text as the floor.');

@@ -14,7 +14,7 @@ import type { StreamEvent } from '../src/events';
 import { streamEvents } from '../src/streamEvents';
 import { collectTurn } from '../src/turn/collectTurn';
 import { loadCaptures } from '../spec/helpers/corpus';
-import { measureBlocks, type BlockQuality } from '../spec/chunking/blockQuality';
+import { measureBlocks, type BlockQuality } from '../spec/helpers/blockQuality';
 import { generateMarkdown, toDeltas } from './markdown';
 
 const GENERATED_SIZE = 100_000;

@@ -1,4 +1,4 @@
-// The Redis event log under load (issue 19): 200 concurrent streams × 3 followers on loopback,
+// The Redis event log under load: 200 concurrent streams × 3 followers on loopback,
 // each stream one capture replayed fast (the repo's fixtures, or the real captures under
 // LLMRX_CORPUS_DIR). One recording "node" and three following "nodes" (a client and a log
 // each) in this process, so append and receipt share a clock. Then: how long followers take to
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { firstValueFrom, Observable, toArray } from 'rxjs';
 import type { StreamEvent } from '../src/events';
 import { redisEventLog } from '../src/redis';
-import { followLog } from '../src/relay/followLog';
-import { recordTo } from '../src/relay/recordTo';
+import { followLog } from '../src/relay/log/followLog';
+import { recordTo } from '../src/relay/log/recordTo';
 import { streamEvents } from '../src/streamEvents';
 import { loadCaptures } from '../spec/helpers/corpus';
 import {

@@ -1,4 +1,4 @@
-// Relay overhead (issue 17): what llm-rx's own SSE wire costs per event. The same OpenAI chat
+// Relay overhead: what llm-rx's own SSE wire costs per event. The same OpenAI chat
 // SSE body, in 1–4 KB slices:
 //   baseline  streamEvents(body)                                   (decode once)
 //   relay     streamEvents(body) → toSseStream → streamEvents(…, 'llm-rx')   (gateway + browser)
@@ -8,7 +8,7 @@
 
 import { from, lastValueFrom, toArray } from 'rxjs';
 import type { StreamEvent } from '../src/events';
-import { toSseStream } from '../src/relay/toSseStream';
+import { toSseStream } from '../src/relay/sse/toSseStream';
 import { streamEvents } from '../src/streamEvents';
 import { textOf, type Contender } from './contenders';
 import { formatTable, measureRounds } from './measure';

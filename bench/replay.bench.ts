@@ -1,4 +1,4 @@
-// `llm-rx replay --speed 0` must be linear in the capture size (issue 20): generated OpenAI chat
+// `llm-rx replay --speed 0` must be linear in the capture size: generated OpenAI chat
 // captures of 1 MB and 8 MB, each replayed in a fresh child process (`--json`, output counted
 // and dropped), CPU time and peak heap per size, for channel('web') and channel('telegram').
 // Exit 1 when 8 MB takes more than 12× the CPU time of 1 MB. Run by `npm run bench`; alone:

@@ -1,18 +1,15 @@
-// Soak (issue 10, item 5): 100 MB through streamEvents + channel('telegram') (or the interim
-// operator chain while channel() does not exist), failing when the heap grows past a fixed bound.
+// Soak: 100 MB through streamEvents + channel('telegram'), failing when the heap grows past a
+// fixed bound.
 //   npm run soak        (SOAK_MB overrides the size)
 
-import { loadTelegramStage } from './channelStage';
-import { probeMemory } from './memoryProbe';
+import { probeMemory, TELEGRAM_LABEL } from './memoryProbe';
 
 /** Live heap (after a forced GC) and peak heap may grow this much over the baseline, no more. */
 const HEAP_GROWTH_BOUND_MB = 50;
 const MEGABYTES = Number(process.env.SOAK_MB ?? 100);
 
 async function main(): Promise<void> {
-  const telegram = await loadTelegramStage();
-  if (!telegram.stage) throw new Error(telegram.label);
-  console.log(`Soak: ${MEGABYTES} MB of OpenAI chat SSE through ${telegram.label}`);
+  console.log(`Soak: ${MEGABYTES} MB of OpenAI chat SSE through ${TELEGRAM_LABEL}`);
   const report = await probeMemory(MEGABYTES, 'telegram');
   console.log(
     [

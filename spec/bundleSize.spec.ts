@@ -1,4 +1,4 @@
-import { measureBundle } from '../bench/bundleSize';
+import { measureBundle } from './helpers/bundleSize';
 
 // What a browser page pays for `streamEvents` + `channel` (esbuild, minified): a bound, not a
 // benchmark. zod is used through `zod/mini` with the English locale only; the classic `zod`

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { measureBundle } from '../bench/bundleSize';
+import { measureBundle } from './helpers/bundleSize';
 
 // What the package's build writes into dist/ (without the .d.ts files, which take most of the
 // build time and carry no source map): the layout package.json points at, no source map, and an

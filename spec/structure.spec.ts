@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 // The layering and size rules of src/, checked on every run so they cannot drift.
-const src = join(__dirname, '..', 'src');
+const root = join(__dirname, '..');
+const src = join(root, 'src');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -12,14 +13,36 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const files = sourceFiles(src).map((path) => ({
-  name: relative(src, path),
-  text: readFileSync(path, 'utf8'),
-}));
+const filesOf = (dir: string, from: string) =>
+  sourceFiles(dir).map((path) => ({
+    name: relative(from, path),
+    text: readFileSync(path, 'utf8'),
+  }));
+
+const files = filesOf(src, src);
 
 /** The module specifiers a file imports or re-exports. */
 function importsOf(text: string): string[] {
   return [...text.matchAll(/(?:import|export)[^'"]*?from\s+'([^']+)'/g)].map((match) => match[1]);
+}
+
+/** The src/ files a src/ file imports, as paths relative to src/ (`relay/log/eventLog`). */
+function srcImportsOf(name: string, text: string): string[] {
+  return importsOf(text)
+    .filter((path) => path.startsWith('.'))
+    .map((path) => relative(src, join(src, dirname(name), path)));
+}
+
+/** The files of `folder` that import from any of `forbidden` (folders or files under src/). */
+function importingAny(folder: string, forbidden: string[]): string[] {
+  return files
+    .filter(({ name }) => name.startsWith(`${folder}/`))
+    .filter(({ name, text }) =>
+      srcImportsOf(name, text).some((path) =>
+        forbidden.some((other) => path === other || path.startsWith(`${other}/`)),
+      ),
+    )
+    .map(({ name }) => name);
 }
 
 describe('src/ structure', () => {
@@ -48,6 +71,30 @@ describe('src/ structure', () => {
     expect(offenders.map(({ name }) => name)).toEqual([]);
   });
 
+  it('src/text, the text rules under every stage, imports nothing else of src', () => {
+    const offenders = files
+      .filter(({ name }) => name.startsWith('text/'))
+      .filter(({ name, text }) =>
+        srcImportsOf(name, text).some((path) => !path.startsWith('text/')),
+      );
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('the relay parts import none of each other (what they share sits in relay/ itself)', () => {
+    // sse: llm-rx's own SSE wire, both ends; log: event logs, recordTo, followLog; ui: the AI
+    // SDK UI message stream.
+    expect(importingAny('relay/sse', ['relay/log', 'relay/ui'])).toEqual([]);
+    expect(importingAny('relay/log', ['relay/sse', 'relay/ui'])).toEqual([]);
+    expect(importingAny('relay/ui', ['relay/sse', 'relay/log'])).toEqual([]);
+  });
+
+  it('the stages before the sinks import no sink (relay, redis, delivery, channels, render)', () => {
+    const sinks = ['relay', 'redis', 'delivery', 'channels', 'render'];
+    for (const stage of ['source', 'providers', 'operators', 'chunking', 'text', 'interop']) {
+      expect(importingAny(stage, sinks)).toEqual([]);
+    }
+  });
+
   it('nothing in src imports the AI SDK (its parts and chunks are read by their shape)', () => {
     const offenders = files.filter(({ text }) =>
       importsOf(text).some((path) => /^(ai|ai7)(\/|$)|^@ai-sdk\//.test(path)),
@@ -59,6 +106,31 @@ describe('src/ structure', () => {
     const offenders = files
       .filter(({ name }) => !name.startsWith('redis/'))
       .filter(({ text }) => importsOf(text).some((path) => /^(redis|@redis\/)/.test(path)));
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+});
+
+describe('spec/ and bench/', () => {
+  // What both need (fakes, the corpus, the seeded PRNG, the bundle measure) is in spec/helpers.
+  const specFiles = filesOf(join(root, 'spec'), root);
+  const benchFiles = filesOf(join(root, 'bench'), root);
+
+  it('finds them', () => {
+    expect(specFiles.length).toBeGreaterThan(50);
+    expect(benchFiles.length).toBeGreaterThan(5);
+  });
+
+  it('nothing in spec/ imports bench/', () => {
+    const offenders = specFiles.filter(({ text }) =>
+      importsOf(text).some((path) => /(^|\/)bench\//.test(path)),
+    );
+    expect(offenders.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('bench/ imports from spec/ only its shared support, spec/helpers', () => {
+    const offenders = benchFiles.filter(({ text }) =>
+      importsOf(text).some((path) => /(^|\/)spec\//.test(path) && !/\/spec\/helpers\//.test(path)),
+    );
     expect(offenders.map(({ name }) => name)).toEqual([]);
   });
 });

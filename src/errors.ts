@@ -141,6 +141,17 @@ export function isLlmRxError(error: unknown): error is LlmRxError {
 }
 
 /**
+ * The text of a thrown value as a person reads it: its own `message` (no `Error: ` prefix, also
+ * for an error from another realm, where `instanceof Error` is false), a string as it is, any
+ * other value as `String(value)`.
+ */
+export function errorMessage(thrown: unknown): string {
+  const message =
+    typeof thrown === 'string' ? thrown : (thrown as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(thrown);
+}
+
+/**
  * The error for an aborted signal, from its `reason`: `deadline` (retryable) when it is
  * `AbortSignal.timeout()`'s TimeoutError, else `aborted` (whatever reason the caller gave).
  */

@@ -261,4 +261,10 @@ export type EventOf<T extends StreamEventType> = Extract<StreamEvent, { type: T 
 export type TerminalEvent = CompletedEvent | IncompleteEvent | FailedEvent;
 
 // The terminal helpers live beside the schemas, in terminalEvents.ts.
-export { failedEvent, isTerminal, terminalForFinish, usageFields } from './terminalEvents';
+export {
+  failedEvent,
+  failedFromError,
+  isTerminal,
+  terminalForFinish,
+  usageFields,
+} from './terminalEvents';

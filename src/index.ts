@@ -111,31 +111,31 @@ export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
 export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
 
 // Relay: llm-rx's own SSE wire, event logs, resume
-export { toSseFrames, sseFrame, SSE_PING } from './relay/toSseFrames';
-export type { SseFramesOptions } from './relay/toSseFrames';
-export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/toSseStream';
-export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/toSseStream';
-export { memoryEventLog } from './relay/memoryEventLog';
-export type { MemoryEventLogOptions } from './relay/memoryEventLog';
-export { recordTo } from './relay/recordTo';
-export type { RecordToOptions } from './relay/recordTo';
-export { followLog } from './relay/followLog';
-export type { FollowLogOptions } from './relay/followLog';
-export { parseLastEventId } from './relay/lastEventId';
+export { toSseFrames, sseFrame, SSE_PING } from './relay/sse/toSseFrames';
+export type { SseFramesOptions } from './relay/sse/toSseFrames';
+export { toSseStream, toSseResponse, SSE_HEADERS } from './relay/sse/toSseStream';
+export type { ToSseStreamOptions, ToSseResponseOptions } from './relay/sse/toSseStream';
+export { memoryEventLog } from './relay/log/memoryEventLog';
+export type { MemoryEventLogOptions } from './relay/log/memoryEventLog';
+export { recordTo } from './relay/log/recordTo';
+export type { RecordToOptions } from './relay/log/recordTo';
+export { followLog } from './relay/log/followLog';
+export type { FollowLogOptions } from './relay/log/followLog';
+export { parseLastEventId } from './relay/sse/lastEventId';
 export type {
   ClaimOptions,
   EventLog,
   EventLogWriter,
   LoggedEvent,
   StreamStatus,
-} from './relay/eventLog';
-export { pipeToNodeResponse } from './relay/pipeToNodeResponse';
-export type { NodeResponseLike } from './relay/pipeToNodeResponse';
+} from './relay/log/eventLog';
+export { pipeToNodeResponse } from './relay/sse/pipeToNodeResponse';
+export type { NodeResponseLike } from './relay/sse/pipeToNodeResponse';
 export { createLlmRxDecoder, decodeLlmRx } from './providers/llmRx';
 
 // Relay: the resumable reader of llm-rx's wire (browsers and Node), reconnecting with Last-Event-ID
-export { resumableEvents } from './relay/resumableEvents';
-export type { ResumableEventsOptions, ResumableRequest } from './relay/resumableEvents';
+export { resumableEvents } from './relay/sse/resumableEvents';
+export type { ResumableEventsOptions, ResumableRequest } from './relay/sse/resumableEvents';
 
 // Relay: the AI SDK UI message stream, for useChat
 export {
@@ -143,12 +143,12 @@ export {
   toUIMessageStream,
   toUIMessageStreamResponse,
   UI_MESSAGE_STREAM_HEADERS,
-} from './relay/toUIMessageStream';
+} from './relay/ui/toUIMessageStream';
 export type {
   ToUIMessageStreamOptions,
   ToUIMessageStreamResponseOptions,
-} from './relay/toUIMessageStream';
-export type { UIFinishReason, UIMessageChunk } from './relay/uiMessageChunk';
+} from './relay/ui/toUIMessageStream';
+export type { UIFinishReason, UIMessageChunk } from './relay/ui/uiMessageChunk';
 // Rendering for chat apps (pure, no RxJS)
 export { renderMarkdown, renderFormats } from './render/renderMarkdown';
 export type { RenderMarkdownOptions } from './render/renderMarkdown';
@@ -157,9 +157,9 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 // Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
-export { DeliveryError } from './delivery/deliveryError';
+export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
-export type { DeliveryErrorContext } from './delivery/deliveryError';
+export type { DeliveryErrorContext } from './delivery/errors';
 export { telegramTransport } from './delivery/telegramTransport';
 export type {
   TelegramRef,

@@ -10,6 +10,7 @@ import { excerpt } from './source/excerpt';
 import {
   detectWireFormat,
   isNdjsonContentType,
+  PROVIDER_NAMES,
   wireFormatOf,
   type ProviderName,
 } from './providers/detect';
@@ -47,9 +48,7 @@ export interface StreamEventsOptions {
 }
 
 const StreamEventsOptions = z.object({
-  provider: z.optional(
-    z.enum(['openai-chat', 'openrouter', 'openai-responses', 'anthropic', 'ollama', 'llm-rx']),
-  ),
+  provider: z.optional(z.enum(PROVIDER_NAMES)),
   idleTimeoutMs: z.optional(durationOption),
   deadlineMs: z.optional(durationOption),
   signal: z.optional(signalOption),

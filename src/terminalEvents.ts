@@ -12,6 +12,7 @@ import type {
   Usage,
   UsageEvent,
 } from './events';
+import { errorMessage, isLlmRxError } from './errors';
 
 /** True for `completed`, `incomplete` and `failed`: the last event of every stream. */
 export function isTerminal(event: StreamEvent): event is TerminalEvent {
@@ -69,6 +70,17 @@ export function failedEvent(
   if (details.status !== undefined) error.status = details.status;
   if (details.retryAfterMs !== undefined) error.retryAfterMs = details.retryAfterMs;
   return { type: 'failed', error };
+}
+
+/**
+ * The `failed` terminal an error stands for: its LlmRxError code (`stream-error`, retryable, for
+ * any other error), message, retryability, and status / provider / retryAfterMs when it has them.
+ */
+export function failedFromError(error: unknown): FailedEvent {
+  const message = errorMessage(error);
+  return isLlmRxError(error)
+    ? failedEvent(error.code, message, error.retryable, error)
+    : failedEvent('stream-error', message, true);
 }
 
 /** The fields of a `usage` event without its tag. */

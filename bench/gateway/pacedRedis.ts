@@ -5,9 +5,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Observable, Subscriber, lastValueFrom } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import type { EventLog } from '../../src/relay/eventLog';
-import { followLog } from '../../src/relay/followLog';
-import { recordTo } from '../../src/relay/recordTo';
+import type { EventLog } from '../../src/relay/log/eventLog';
+import { followLog } from '../../src/relay/log/followLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { quantile } from './visibility';
 
 /** What one paced run measured. */

@@ -10,10 +10,10 @@ import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
 import type { StreamEvent } from '../../src/events';
-import type { EventLog } from '../../src/relay/eventLog';
-import { followLog } from '../../src/relay/followLog';
-import { recordTo } from '../../src/relay/recordTo';
-import { toSseResponse } from '../../src/relay/toSseStream';
+import type { EventLog } from '../../src/relay/log/eventLog';
+import { followLog } from '../../src/relay/log/followLog';
+import { recordTo } from '../../src/relay/log/recordTo';
+import { toSseResponse } from '../../src/relay/sse/toSseStream';
 import { streamEvents } from '../../src/streamEvents';
 
 /** Where a run's provider streams are. */

@@ -8,7 +8,7 @@ import { firstValueFrom } from 'rxjs';
 import { streamEvents } from '../../src/streamEvents';
 import { collectTurn } from '../../src/turn/collectTurn';
 import { corpusDir, loadCaptures } from '../../spec/helpers/corpus';
-import { seededRandom } from '../openaiChatBody';
+import { seededRandom } from '../../spec/helpers/seededRandom';
 
 /** One reply: its source text and the deltas that carry it. */
 export interface Reply {

@@ -5,7 +5,7 @@ import { LlmRxError } from '../../src/errors';
 import type { StreamEvent } from '../../src/events';
 
 describe('channelPresets', () => {
-  it('holds the DESIGN §6 table', () => {
+  it('holds the table of presets (limits and pacing per chat app)', () => {
     const table = Object.fromEntries(
       channelNames.map((name) => {
         const { minChars, maxChars, idleMs, mode, reasoning } = channelPresets[name];

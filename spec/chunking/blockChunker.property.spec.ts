@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { createBlockChunker, type BlockChunkerOptions } from '../../src/chunking/blockChunker';
 import { chunkingOptions, deltaSizes, markdown, splitText } from './markdownArbitrary';
-import { measureBlocks } from './blockQuality';
-import { fencesBalanced, hasEmptyCodeBlock, joinMismatch } from './markdownChecks';
+import { measureBlocks } from '../helpers/blockQuality';
+import { fencesBalanced, hasEmptyCodeBlock, joinMismatch } from '../helpers/markdownChecks';
 
 // Fixed; CHUNKER_SEED explores other seeds by hand.
 const SEED = Number(process.env.CHUNKER_SEED ?? 20_260_611);

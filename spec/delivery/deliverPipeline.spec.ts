@@ -12,12 +12,9 @@ import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus } from '../helpers/corpus';
-import {
-  expectDeliveredAsPlanned,
-  expectPlannedFormatting,
-  seededRandom,
-} from '../helpers/deliveryChecks';
+import { expectDeliveredAsPlanned, expectPlannedFormatting } from '../helpers/deliveryChecks';
 import { startFakeBotApi } from '../helpers/fakeBotApi';
+import { seededRandom } from '../helpers/seededRandom';
 import { startFakeSlackApi } from '../helpers/fakeSlackApi';
 
 const token = '4242:PIPELINE-SECRET';

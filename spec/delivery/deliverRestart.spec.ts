@@ -8,7 +8,7 @@ import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import type { DeliveryReport } from '../../src/delivery/types';
 import { redisEventLog, redisLedger } from '../../src/redis';
-import { recordTo } from '../../src/relay/recordTo';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { streamEvents } from '../../src/streamEvents';
 import { expectDeliveredAsPlanned } from '../helpers/deliveryChecks';
 import { startFakeBotApi } from '../helpers/fakeBotApi';

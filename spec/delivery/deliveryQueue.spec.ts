@@ -1,6 +1,6 @@
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { decideAfterFailure } from '../../src/delivery/callOutcome';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import { createDeliveryQueue } from '../../src/delivery/deliveryQueue';
 
 const edit = (message: number, text: string, op: 'send' | 'edit' = 'edit'): MessageEdit => ({

@@ -1,5 +1,5 @@
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import { discordPieces, discordTransport } from '../../src/delivery/discordTransport';
 import { startFakeDiscordApi, type FakeDiscordApi } from '../helpers/fakeDiscordApi';
 import { rejectionOf, transportCall } from '../helpers/transportCall';

@@ -8,7 +8,7 @@ import type { DeliveryReport } from '../../src/delivery/types';
 import { renderMarkdown } from '../../src/render/renderMarkdown';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus, type Capture } from '../helpers/corpus';
-import { seededRandom } from '../helpers/deliveryChecks';
+import { seededRandom } from '../helpers/seededRandom';
 import { startFakeSlackApi } from '../helpers/fakeSlackApi';
 
 const token = 'xoxb-SECRET-capture-token';

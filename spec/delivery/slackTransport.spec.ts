@@ -1,4 +1,4 @@
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import { slackTransport } from '../../src/delivery/slackTransport';
 import { startFakeSlackApi, type FakeSlackApi } from '../helpers/fakeSlackApi';
 import { rejectionOf, transportCall } from '../helpers/transportCall';

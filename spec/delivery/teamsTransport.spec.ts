@@ -1,5 +1,5 @@
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import { cutChunks, teamsTransport } from '../../src/delivery/teamsTransport';
 import { startFakeTeamsApi, type FakeTeamsApi } from '../helpers/fakeTeamsApi';
 import { rejectionOf, transportCall } from '../helpers/transportCall';

@@ -1,5 +1,5 @@
 import { VirtualTimeScheduler } from 'rxjs';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import type { TelegramOutcome } from '../../src/delivery/telegramApi';
 import type { Piece } from '../../src/delivery/telegramContent';
 import { createDraftRefresher, MAX_IDLE_REFRESHES } from '../../src/delivery/telegramDrafts';

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import { telegramTransport } from '../../src/delivery/telegramTransport';
 import { LlmRxError } from '../../src/errors';
 import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';

@@ -54,6 +54,3 @@ export function expectPlannedFormatting(held: HeldTelegramMessage[], planned: Me
     [...finals.values()].map((rendered) => [rendered?.entities ?? [], rendered?.parseMode]),
   );
 }
-
-/** The bench's seeded PRNG: the same seed gives the same latencies and faults. */
-export { seededRandom } from '../../bench/openaiChatBody';

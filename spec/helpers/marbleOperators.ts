@@ -15,7 +15,7 @@ import { toMessageEdits, type ToMessageEditsOptions } from '../../src/channels/t
 import { decodeAnthropic } from '../../src/providers/anthropic';
 import { decodeOllama } from '../../src/providers/ollama';
 import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
-import { toSseFrames } from '../../src/relay/toSseFrames';
+import { toSseFrames } from '../../src/relay/sse/toSseFrames';
 import { relayMarbleOperators } from './relayMarbleOperators';
 import { resumableMarbleOperators } from './resumableMarbleOperators';
 import { deliver } from '../../src/delivery/deliver';

@@ -1,11 +1,11 @@
 import { Observable, switchMap, timer } from 'rxjs';
-import { followLog } from '../../src/relay/followLog';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
+import { followLog } from '../../src/relay/log/followLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import type { MarbleOperatorFactory } from './marbleOperators';
 
 /**
- * Marble entries for the event log (DESIGN §11).
+ * Marble entries for the event log: recordTo and followLog over memoryEventLog.
  *
  * recordThenFollow: the source is recorded into a fresh memoryEventLog under "s" (subscribed
  * at frame 0); the output is `followLog(log, "s", { after, idleTimeoutMs })` subscribed at

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { resumeWire, type WireEvent } from '../../src/relay/resumeWire';
+import { resumeWire, type WireEvent } from '../../src/relay/sse/resumeWire';
 import type { MarbleOperatorFactory } from './marbleOperators';
 
 /**

@@ -1,6 +1,6 @@
 import { Subject, type SchedulerLike } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
-import { DeliveryError } from '../../src/delivery/deliveryError';
+import { DeliveryError } from '../../src/delivery/errors';
 import type {
   DeliveryLedger,
   DeliveryTransport,

@@ -1,5 +1,5 @@
 import { redisEventLog } from '../../src/redis';
-import type { EventLog } from '../../src/relay/eventLog';
+import type { EventLog } from '../../src/relay/log/eventLog';
 import { connectClient, describeRedis, type TestClient } from '../helpers/redisServer';
 import { eventLogContract } from '../relay/eventLogContract';
 

@@ -1,9 +1,9 @@
 import { Observable, Subject } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
 import { redisEventLog } from '../../src/redis';
-import type { EventLog } from '../../src/relay/eventLog';
-import { followLog } from '../../src/relay/followLog';
-import { recordTo } from '../../src/relay/recordTo';
+import type { EventLog } from '../../src/relay/log/eventLog';
+import { followLog } from '../../src/relay/log/followLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { connectClient, describeRedis, type TestClient } from '../helpers/redisServer';
 import { textEvents } from './logHelpers';
 

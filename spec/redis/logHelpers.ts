@@ -1,6 +1,6 @@
 import { firstValueFrom, type Observable } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import type { EventLog, EventLogWriter, LoggedEvent } from '../../src/relay/eventLog';
+import type { EventLog, EventLogWriter, LoggedEvent } from '../../src/relay/log/eventLog';
 
 /** `count` text deltas then `completed`: the events of a small recorded stream. */
 export function textEvents(count: number, terminal = true): StreamEvent[] {

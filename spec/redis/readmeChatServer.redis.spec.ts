@@ -13,8 +13,8 @@ import {
   userMessage,
 } from '../relay/chatServerHelpers';
 
-// The README's useChat server on two nodes sharing one Redis (examples/web/server/
-// redisChatNode.ts, shown verbatim in the README): a turn and a resume may land on either node.
+// The web chat guide's useChat server on two nodes sharing one Redis (examples/web/server/
+// redisChatNode.ts, shown verbatim in docs/redis.md): a turn and a resume may land on either node.
 describeRedis("the README's useChat server, two nodes on redisEventLog", (server) => {
   // A describe of its own, so the nodes close before the redis-server is killed.
   describe('turns and resumes', () => body(server));

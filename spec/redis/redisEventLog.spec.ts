@@ -2,7 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import fc from 'fast-check';
 import { LlmRxError } from '../../src/errors';
 import { redisEventLog } from '../../src/redis';
-import type { EventLog } from '../../src/relay/eventLog';
+import type { EventLog } from '../../src/relay/log/eventLog';
 import { clientList, connectClient, describeRedis, type TestClient } from '../helpers/redisServer';
 import { claim, collect, eventually, logged, sleep, textEvents } from './logHelpers';
 

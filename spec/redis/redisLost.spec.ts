@@ -2,8 +2,8 @@ import { createClient } from 'redis';
 import { concat, NEVER, Observable, Subject } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
 import { redisEventLog } from '../../src/redis';
-import { followLog } from '../../src/relay/followLog';
-import { recordTo } from '../../src/relay/recordTo';
+import { followLog } from '../../src/relay/log/followLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { collect } from '../helpers/bytes';
 import { connectClient, describeRedis, startRedisServer } from '../helpers/redisServer';
 

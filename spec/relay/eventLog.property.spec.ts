@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { Subject, type Subscription } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { followLog } from '../../src/relay/followLog';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
+import { followLog } from '../../src/relay/log/followLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 
 // Whatever the interleaving of appends, follows (from any valid position) and unsubscribes,
 // every follower sees the positions after its `after`, each once, in order, up to where it left

@@ -1,8 +1,8 @@
 import { Subject, concat, defer, from, NEVER, type SchedulerLike } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { followLog } from '../../src/relay/followLog';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
+import { followLog } from '../../src/relay/log/followLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { collect } from '../helpers/bytes';
 import { countingScheduler } from '../reliability/leakCheck';
 

@@ -1,5 +1,5 @@
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import type { EventLog } from '../../src/relay/eventLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import type { EventLog } from '../../src/relay/log/eventLog';
 import { eventLogContract } from './eventLogContract';
 
 describe('the EventLog contract: memoryEventLog', () => {

@@ -1,9 +1,9 @@
 import { concat, NEVER, Observable, Subject, type Subscription } from 'rxjs';
 import fc from 'fast-check';
 import type { StreamEvent } from '../../src/events';
-import type { EventLog } from '../../src/relay/eventLog';
-import { followLog } from '../../src/relay/followLog';
-import { recordTo } from '../../src/relay/recordTo';
+import type { EventLog } from '../../src/relay/log/eventLog';
+import { followLog } from '../../src/relay/log/followLog';
+import { recordTo } from '../../src/relay/log/recordTo';
 import { collect } from '../helpers/bytes';
 
 /** Polls `probe` (bounded: 100 tries, a tick apart) until it resolves to `value`. */
@@ -41,7 +41,7 @@ function record(log: EventLog, id: string, source: Observable<StreamEvent>) {
 }
 
 /**
- * The semantics every EventLog backend shares (DESIGN §11), checked through recordTo and
+ * The semantics every EventLog backend shares, checked through recordTo and
  * followLog. `makeLog` gives the log under test; ids are fresh per test.
  */
 export function eventLogContract(makeLog: () => EventLog, idPrefix: string): void {

@@ -8,8 +8,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { concat, finalize, from, NEVER } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { pipeToNodeResponse } from '../../src/relay/pipeToNodeResponse';
-import { toSseResponse } from '../../src/relay/toSseStream';
+import { pipeToNodeResponse } from '../../src/relay/sse/pipeToNodeResponse';
+import { toSseResponse } from '../../src/relay/sse/toSseStream';
 import { countingScheduler } from '../reliability/leakCheck';
 
 const delta = (text: string): StreamEvent => ({ type: 'text-delta', id: 't', delta: text });

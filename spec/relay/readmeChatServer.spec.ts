@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { chatRoutes } from '../../examples/web/server/chatRoutes';
 import { chatServer } from '../../examples/web/server/nodeServer';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
 import {
   chatClient,
   fakeModel,
@@ -11,8 +11,8 @@ import {
   userMessage,
 } from './chatServerHelpers';
 
-// The README's useChat server (examples/web/server/chatRoutes.ts + nodeServer.ts, which the
-// README shows verbatim) on one process with memoryEventLog.
+// The web chat guide's useChat server (examples/web/server/chatRoutes.ts + nodeServer.ts, which
+// docs/web-chat.md shows verbatim) on one process with memoryEventLog.
 describe("the README's useChat server, on memoryEventLog", () => {
   const model = fakeModel();
   const log = memoryEventLog();

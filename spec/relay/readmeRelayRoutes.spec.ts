@@ -1,6 +1,6 @@
 import { relayRoutes } from '../../examples/web/server/relayRoutes';
 import type { StreamEvent } from '../../src/events';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
 import { streamEvents } from '../../src/streamEvents';
 import { collect } from '../helpers/bytes';
 import { fakeModel, userMessage } from './chatServerHelpers';
@@ -18,7 +18,7 @@ const get = (query: string, lastEventId?: string) =>
 const textOf = (events: StreamEvent[]) =>
   events.map((event) => (event.type === 'text-delta' ? event.delta : '')).join('');
 
-// The README's fetch-style handlers on llm-rx's own wire (examples/web/server/relayRoutes.ts).
+// The web chat guide's fetch-style handlers on llm-rx's wire (examples/web/server/relayRoutes.ts).
 describe("the README's fetch-style handlers, llm-rx's wire", () => {
   const model = fakeModel();
   const log = memoryEventLog();

@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { from, lastValueFrom, Subject, take, toArray } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { followLog } from '../../src/relay/followLog';
-import { parseLastEventId } from '../../src/relay/lastEventId';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
-import { resumableEvents } from '../../src/relay/resumableEvents';
-import { toSseResponse } from '../../src/relay/toSseStream';
-import type { EventLog } from '../../src/relay/eventLog';
+import { followLog } from '../../src/relay/log/followLog';
+import { parseLastEventId } from '../../src/relay/sse/lastEventId';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
+import { resumableEvents } from '../../src/relay/sse/resumableEvents';
+import { toSseResponse } from '../../src/relay/sse/toSseStream';
+import type { EventLog } from '../../src/relay/log/eventLog';
 
 // resumableEvents against a real HTTP server on 127.0.0.1 that serves a recorded stream with
 // followLog + toSseResponse and cuts the connection (socket destroyed, no closing chunk) after

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { from } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { toSseResponse, toSseStream } from '../../src/relay/toSseStream';
+import { toSseResponse, toSseStream } from '../../src/relay/sse/toSseStream';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, utf8 } from '../helpers/bytes';
 import { describeCorpus } from '../helpers/corpus';

@@ -1,7 +1,7 @@
 import type { UIMessage } from 'ai';
 import { aiSdkMajors, type AISdkMajor } from '../helpers/aiSdkMajors';
 import type { StreamEvent } from '../../src/events';
-import { UNFINISHED_TOOL_INPUT } from '../../src/relay/uiMessageFramer';
+import { UNFINISHED_TOOL_INPUT } from '../../src/relay/ui/uiMessageFramer';
 import type { Turn } from '../../src/turn/turnBuilder';
 
 /**

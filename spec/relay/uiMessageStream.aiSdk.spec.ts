@@ -1,5 +1,5 @@
 import type { UIMessage } from 'ai';
-import { toUIMessageStream } from '../../src/relay/toUIMessageStream';
+import { toUIMessageStream } from '../../src/relay/ui/toUIMessageStream';
 import { fromAISdk } from '../../src/interop/fromAISdk';
 import { aiSdkMajors, finishChunk, type AISdkMajor } from '../helpers/aiSdkMajors';
 import { readChunks } from './uiMessageReader';

@@ -1,12 +1,12 @@
 import { from } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { followLog } from '../../src/relay/followLog';
-import { memoryEventLog } from '../../src/relay/memoryEventLog';
-import { recordTo } from '../../src/relay/recordTo';
-import { toUIMessageStream, toUIMessageStreamResponse } from '../../src/relay/toUIMessageStream';
+import { followLog } from '../../src/relay/log/followLog';
+import { memoryEventLog } from '../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../src/relay/log/recordTo';
+import { toUIMessageStream, toUIMessageStreamResponse } from '../../src/relay/ui/toUIMessageStream';
 import { streamEvents } from '../../src/streamEvents';
-import type { UIMessageChunk } from '../../src/relay/uiMessageChunk';
-import { UIMessageFramer } from '../../src/relay/uiMessageFramer';
+import type { UIMessageChunk } from '../../src/relay/ui/uiMessageChunk';
+import { UIMessageFramer } from '../../src/relay/ui/uiMessageFramer';
 import { collectTurn } from '../../src/turn/collectTurn';
 import { chunksOf, collect, utf8 } from '../helpers/bytes';
 import { describeCorpus } from '../helpers/corpus';

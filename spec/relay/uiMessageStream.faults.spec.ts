@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { from, type Observable } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import { toUIMessageStreamResponse } from '../../src/relay/toUIMessageStream';
+import { toUIMessageStreamResponse } from '../../src/relay/ui/toUIMessageStream';
 import { streamEvents, type StreamEventsOptions } from '../../src/streamEvents';
 import { collectTurn } from '../../src/turn/collectTurn';
 import { collect } from '../helpers/bytes';

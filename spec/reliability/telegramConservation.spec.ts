@@ -3,7 +3,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import { isTerminal, type StreamEvent } from '../../src/events';
 import { streamEvents } from '../../src/streamEvents';
-import { joinMismatch } from '../chunking/markdownChecks';
+import { joinMismatch } from '../helpers/markdownChecks';
 import { deltaSizes, markdown, splitText } from '../chunking/markdownArbitrary';
 import { chunksOf, utf8 } from '../helpers/bytes';
 

@@ -2,7 +2,7 @@
 // messages and of markdown (the oracle: markdown-it's own HTML, tags stripped), for the specs.
 
 import MarkdownIt from 'markdown-it';
-import { toWellFormed } from '../../src/render/blocks';
+import { toWellFormed } from '../../src/text/surrogates';
 import type { RenderFormat, RenderedMessage, TelegramEntity } from '../../src/render/types';
 
 export const DEFAULT_LIMITS: Record<RenderFormat, number> = {

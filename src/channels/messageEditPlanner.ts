@@ -1,3 +1,4 @@
+import { cutsSurrogatePair } from '../text/surrogates';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
@@ -134,8 +135,6 @@ function cutPosition(text: string, limit: number): number {
   if (newline > limit / 2) return newline;
   const space = window.search(/\s\S*$/);
   if (space > 0) return space;
-  // A hard cut must not separate a surrogate pair (half an emoji is not a character).
-  const code = text.charCodeAt(limit - 1);
-  const isHighSurrogate = code >= 0xd800 && code <= 0xdbff;
-  return isHighSurrogate && limit > 1 ? limit - 1 : limit;
+  // A hard cut keeps a surrogate pair whole, and the first piece at least one code unit long.
+  return limit > 1 && cutsSurrogatePair(text, limit) ? limit - 1 : limit;
 }

@@ -3,6 +3,7 @@
 // table header), and the cut itself. Which cut to make is IncrementalChunker's job.
 
 import type { z } from 'zod';
+import { cutsSurrogatePair } from '../text/surrogates';
 import { dropBreaksThrough, type BreakQueue } from './breakPoints';
 import type { BlockChunkerOptions, BlockReason, ChunkBlock } from './chunkingOptions';
 import type { FenceRegion, TableRegion } from './fenceTracker';
@@ -175,8 +176,7 @@ export abstract class HeldText {
 
   /** `position`, moved back one if it would split a surrogate pair. */
   protected notInsidePair(position: number): number {
-    const before = this.buffer.charCodeAt(position - 1 - this.bufferStart);
-    return before >= 0xd800 && before <= 0xdbff ? position - 1 : position; // a high surrogate
+    return cutsSurrogatePair(this.buffer, position - this.bufferStart) ? position - 1 : position;
   }
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { channelNames, isChannelName, type ChannelName } from '../channels/presets';
-import type { ProviderName } from '../providers/detect';
+import { PROVIDER_NAMES, type ProviderName } from '../providers/detect';
 
 /** A mistake in how the command was called: one line for the user, exit code 2. */
 export class CliUsageError extends Error {
@@ -14,14 +14,10 @@ export class CliUsageError extends Error {
   }
 }
 
-/** Provider names `--provider` accepts (those of `streamEvents`). */
-export const providerNames: readonly ProviderName[] = [
-  'openai-chat',
-  'openrouter',
-  'openai-responses',
-  'anthropic',
-  'ollama',
-];
+/** Provider names `--provider` accepts: those of `streamEvents` but `llm-rx` (always detected). */
+export const providerNames: readonly ProviderName[] = PROVIDER_NAMES.filter(
+  (name) => name !== 'llm-rx',
+);
 
 /** One parsed command line. */
 export type CliCommand =

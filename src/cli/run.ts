@@ -1,3 +1,4 @@
+import { errorMessage } from '../errors';
 import { CliUsageError, parseCliArgs, usage, usageLine } from './args';
 import { demoCommand } from './demo';
 import { inspectCommand } from './inspect';
@@ -36,7 +37,7 @@ export async function runCli(
     }
   } catch (error) {
     const usageMistake = error instanceof CliUsageError;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     errors.write(`llm-rx: ${usageMistake ? '' : 'internal error: '}${message.split('\n')[0]}\n`);
     if (usageMistake && error.showUsage) {
       errors.write(`${argv.length === 0 ? usage : usageLine}\n`);

@@ -1,4 +1,4 @@
-import { LlmRxError } from '../errors';
+import { errorMessage, LlmRxError } from '../errors';
 import type { QueuedCall } from './deliveryQueue';
 import type {
   DeliveryFailedReport,
@@ -144,13 +144,9 @@ export function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/**
- * A failure's message, cut short: a report never carries a whole payload. Not `instanceof
- * Error`: fetch's errors may come from another realm.
- */
+/** A failure's message, cut short: a report never carries a whole payload. */
 export function describeFailure(thrown: unknown): string {
-  const message = (thrown as { message?: unknown } | null | undefined)?.message;
-  const text = typeof message === 'string' ? message : String(thrown);
+  const text = errorMessage(thrown);
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 

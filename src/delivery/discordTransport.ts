@@ -5,7 +5,7 @@ import { parseOptions } from '../internal/options';
 import { platformLimits } from '../platforms';
 import { renderMessages } from '../render/renderMarkdown';
 import { createDiscordRateLimits } from './discordRateLimits';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { postJson, scrub } from './httpCall';
 import type { DeliveryTransport, TransportCall } from './types';
 
@@ -33,7 +33,8 @@ const DiscordTransportOptions = z.object({
 
 /**
  * What {@link discordTransport} keeps for one message: the Discord messages showing it (one,
- * or several when its text passes 2000 characters) and the content each shows.
+ * or several when its text passes 2000 characters) and the content each shows. Plain JSON: a
+ * new transport given it (a ledger, a restart) edits those messages and posts only new parts.
  */
 export interface DiscordMessageRef {
   ids: string[];

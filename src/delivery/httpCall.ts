@@ -1,4 +1,5 @@
-import { DeliveryError } from './deliveryError';
+import { errorMessage } from '../errors';
+import { DeliveryError } from './errors';
 
 /** A chat API's answer: status, headers and the parsed JSON body (undefined when not JSON). */
 export interface HttpAnswer {
@@ -77,10 +78,8 @@ function causeChain(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth++) {
-    // Not `instanceof Error`: fetch's errors may come from another realm (vm, jest).
-    const { message, cause } = current as { message?: unknown; cause?: unknown };
-    parts.push(typeof message === 'string' ? message : String(current));
-    current = cause;
+    parts.push(errorMessage(current));
+    current = (current as { cause?: unknown }).cause;
   }
   return parts.join(': ').slice(0, 300);
 }

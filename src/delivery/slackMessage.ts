@@ -3,7 +3,7 @@
 
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { renderMarkdown } from '../render/renderMarkdown';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import type { TransportCall } from './types';
 import { callSlack, slackErrorOf, type SlackApiSettings, type SlackMethod } from './slackWebApi';
 
@@ -214,7 +214,10 @@ async function stopStreamOrExpired(api: Api, part: SlackPart): Promise<void> {
   try {
     await stopStream(api, part, '');
   } catch (error) {
-    if (slackErrorOf(error) !== 'message_not_in_streaming_state') throw error;
+    // A posted message was never a stream (Slack: message_not_found for stream methods); a
+    // message that is truly gone fails the chat.update that follows.
+    const code = slackErrorOf(error);
+    if (code !== 'message_not_in_streaming_state' && code !== 'message_not_found') throw error;
     part.state = 'expired';
   }
 }

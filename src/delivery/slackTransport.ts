@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { LlmRxError } from '../errors';
+import { DeliveryError } from './errors';
 import { parseOptions, schedulerOption } from '../internal/options';
 import { platformLimits } from '../platforms';
 import { applyText, type SlackMessageState } from './slackMessage';
@@ -114,6 +115,12 @@ export interface SlackTransport extends DeliveryTransport<string> {
  *   for the rest of the transport's life when Slack answers `missing_recipient_user_id` /
  *   `missing_recipient_team_id`; for that message when its stream was closed by Slack
  *   (`message_not_in_streaming_state`), whose text is then written by `chat.update`.
+ * - A ts this transport did not stream (a ledger's, after a restart) may be a stream the dead
+ *   process left open: in stream mode it is stopped first (`chat.stopStream`;
+ *   `message_not_in_streaming_state` / `message_not_found` mean it was none), then
+ *   `chat.update` writes the whole text. A text over 12,000 characters spanned several Slack
+ *   messages of which only the newest ts is known: a permanent failure, never a rewrite that
+ *   would show the earlier parts twice. (A stream continued only for its age is not seen.)
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
@@ -159,13 +166,27 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   // message) continues that message instead of creating a second one.
   let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
 
-  const stateOf = (ts: string): SlackMessageState =>
-    // A ts this transport did not post (another process, a ledger): a message to update.
-    open.get(ts) ?? {
+  const stateOf = (ts: string, edit: MessageEdit): SlackMessageState => {
+    const known = open.get(ts);
+    if (known) return known;
+    // A ts this transport did not post (another process, a ledger): it may still be a live
+    // stream of a process that died, which Slack will not update. It is stopped first (a
+    // message that was no stream answers so and is left as it is), then updated.
+    if (streams && edit.text.length > SLACK_LIMITS.streamChars) {
+      // Its text went on in further streamed messages; only the newest ts is known here, and
+      // writing the whole text into it would show the earlier parts twice.
+      throw new DeliveryError(
+        `slackTransport: message ${edit.message} spans several Slack messages that another ` +
+          `transport streamed (a restart); only ${ts} is known, so it is left as it is.`,
+        { permanent: true },
+      );
+    }
+    return {
       ts,
       mode: 'update',
-      parts: [{ ts, markdown: '', state: 'posted', startedAt: 0 }],
+      parts: [{ ts, markdown: '', state: streams ? 'streaming' : 'posted', startedAt: 0 }],
     };
+  };
   const apply = async (
     state: SlackMessageState,
     edit: MessageEdit,
@@ -201,7 +222,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       unfinishedSend = undefined;
       return ts;
     },
-    edit: (ts, edit, call) => apply(stateOf(ts), edit, call, false),
-    finish: (ts, edit, call) => apply(stateOf(ts), edit, call, true),
+    edit: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, false),
+    finish: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, true),
   };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { postJson, retryAfterHeaderMs, scrub, type HttpAnswer } from './httpCall';
 import { monotonicNow, waitFor } from './transportWait';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { cutChunks, TEAMS_MAX_MESSAGE_CHARS } from './teamsActivities';
 import { createTeamsConnector } from './teamsConnector';
 import { createTeamsParts, type TeamsMessagePart } from './teamsParts';
@@ -51,7 +51,14 @@ const TeamsTransportOptions = z
     }),
   );
 
-/** What {@link teamsTransport} keeps for one message: its Teams messages, in order. */
+/**
+ * What {@link teamsTransport} keeps for one message: its Teams messages, in order, each with
+ * its activity id, text, stream state and last `streamSequence`. Plain JSON: a new transport
+ * given it (a ledger, a restart) goes on with the next sequence of an open stream and finishes
+ * it; a stream Teams ended meanwhile (its two minutes) is updated by `PUT` instead. A stream's
+ * age is read on this process's monotonic clock, so after a restart into a new process Teams'
+ * own limit is what ends an old stream (the text still arrives, by `PUT`).
+ */
 export interface TeamsMessageRef {
   parts: TeamsMessagePart[];
   /** Where in the message's text its unsealed part begins. */

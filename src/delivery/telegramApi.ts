@@ -1,7 +1,7 @@
 // One Bot API call and the one place its failures are classified.
 
 import * as z from 'zod/mini';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { postJson, scrub } from './httpCall';
 
 /** The Bot API methods telegramTransport calls. */

@@ -1,6 +1,6 @@
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { parseOptions } from '../internal/options';
-import { DeliveryError } from './deliveryError';
+import { DeliveryError } from './errors';
 import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
@@ -65,6 +65,11 @@ interface MessageState {
  *   → entities → plain text (`rendered.plain`), with a `plain-text-fallback` warning.
  * - Failures are classified once: 429 → `retryAfterMs`; "not modified" → delivered; 401, 403,
  *   chat not found and other 4xx → `permanent`; 5xx and network → retried with backoff.
+ * - The ref is plain JSON and all a new transport needs (a ledger, a restart): an open draft
+ *   (`draftId`, no `messageIds`) is written again under its `draft_id` and persisted by
+ *   `finish`, even when it expired meanwhile (a draft is never a message, so nothing doubles);
+ *   persisted messages are edited part by part (what they show is only cached in memory: a
+ *   part already showing its text answers "not modified", which is delivered).
  *
  * @example
  * ```ts

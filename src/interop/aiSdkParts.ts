@@ -19,7 +19,6 @@ import {
 } from './aiSdkValues';
 
 export type { AISdkStreamPart } from './aiSdkValues';
-export { messageOf } from './aiSdkValues';
 
 /** Parts that carry nothing llm-rx has an event for, by design (framing, debugging). */
 const STRUCTURAL = new Set(['start', 'start-step', 'tool-input-end', 'raw', 'ping']);

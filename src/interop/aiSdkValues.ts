@@ -1,7 +1,8 @@
+import { errorMessage } from '../errors';
 import {
   failedEvent,
+  FinishReason,
   type FinishEvent,
-  type FinishReason,
   type StreamEvent,
   type TerminalEvent,
   type UsageEvent,
@@ -87,28 +88,27 @@ export type KnownTool = {
   | 'tool-error'
   | 'tool-output-denied'];
 
-/** The AI SDK's finish reasons llm-rx names the same (ai 7 adds `interrupted`). */
-const FINISH_REASONS = new Set<string>([
-  'stop',
-  'length',
-  'tool-calls',
-  'content-filter',
-  'error',
-  'other',
-]);
-
-/** The text of an error value as a person reads it: its own message, no `Error: ` prefix. */
+/**
+ * An AI SDK error value as text: {@link errorMessage}, but a data value without a message (an
+ * error part may carry any JSON) as JSON rather than `[object Object]`.
+ */
 export function messageOf(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (error instanceof Error) return error.message;
-  const message = (error as { message?: unknown } | null)?.message;
-  if (typeof message === 'string') return message;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message !== 'string'
+  ) {
+    try {
+      return JSON.stringify(error);
+    } catch {
+      // A cycle or a BigInt: String() below.
+    }
   }
+  return errorMessage(error);
 }
+
+/** The AI SDK's finish reasons llm-rx names the same: all of llm-rx's (ai 7 adds `interrupted`). */
+const FINISH_REASONS = new Set<string>(FinishReason.options);
 
 export function isString(value: unknown): value is string {
   return typeof value === 'string';

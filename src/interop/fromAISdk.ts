@@ -4,7 +4,8 @@ import { LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
 import { failedEvent } from '../events';
 import { parseOptions, signalOption } from '../internal/options';
-import { AISdkPartMapper, messageOf, type AISdkStreamPart, type EmitEvent } from './aiSdkParts';
+import { AISdkPartMapper, type AISdkStreamPart, type EmitEvent } from './aiSdkParts';
+import { messageOf } from './aiSdkValues';
 
 /** Options of {@link fromAISdk}. */
 export interface FromAISdkOptions {
@@ -104,7 +105,11 @@ export function fromAISdk(
           signal?.aborted || (error as { name?: unknown } | null)?.name === 'AbortError';
         emit(
           aborted
-            ? { type: 'incomplete', reason: 'aborted', message: messageOf(signal?.reason ?? error) }
+            ? {
+                type: 'incomplete',
+                reason: 'aborted',
+                message: messageOf(signal?.reason ?? error),
+              }
             : failedEvent('stream-error', messageOf(error), true),
         );
         subscriber.complete();

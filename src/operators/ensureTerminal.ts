@@ -1,10 +1,11 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { abortError, isLlmRxError } from '../errors';
+import { abortError } from '../errors';
 import {
-  failedEvent as importedFailedEvent,
+  failedEvent,
+  failedFromError,
   isTerminal as importedIsTerminal,
-  terminalForFinish as importedTerminalForFinish,
+  terminalForFinish,
   type FinishEvent,
   type StreamEvent,
   type TerminalEvent,
@@ -12,12 +13,11 @@ import {
 } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
+import { stalledEvent } from '../internal/stalledEvent';
 
-// Module-local copies of what runs for every event (see providers/openaiChat.ts). Named imports,
-// not `import * as`: a bundler then keeps only these, not an object of every export of events.ts.
-const failedEvent = importedFailedEvent;
+// A module-local copy of what runs for every event (see providers/openaiChat.ts); what runs once
+// at the end of a stream is called as imported.
 const isTerminal = importedIsTerminal;
-const terminalForFinish = importedTerminalForFinish;
 
 const EnsureTerminalOptions = z.object({
   idleTimeoutMs: z.optional(durationOption),
@@ -101,36 +101,20 @@ export function ensureTerminal(
       signal?.removeEventListener('abort', onAbort);
     };
     const fail = (error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!isLlmRxError(error)) return end(failedEvent('stream-error', message, true));
-      if (error.code === 'aborted') {
-        return end({
-          type: 'incomplete',
-          reason: 'aborted',
-          message: 'The caller aborted the stream.',
-        });
-      }
-      const { status, provider, retryAfterMs } = error;
-      end(failedEvent(error.code, message, error.retryable, { status, provider, retryAfterMs }));
+      const failed = failedFromError(error);
+      end(
+        failed.error.code === 'aborted'
+          ? { type: 'incomplete', reason: 'aborted', message: 'The caller aborted the stream.' }
+          : failed,
+      );
     };
     // The signal's reason decides: AbortSignal.timeout() is a retryable `deadline`.
     const onAbort = () => fail(abortError(signal?.reason));
     // Only called when there is an idle limit: without one, an event costs no timer work.
     const armIdle = (idleTimeoutMs: number) => {
       idleTimer?.unsubscribe();
-      idleTimer = scheduler.schedule(
-        () =>
-          end(
-            failedEvent(
-              'stalled',
-              `No event arrived for ${idleTimeoutMs} ms; the stream stalled.`,
-              true,
-            ),
-          ),
-        idleTimeoutMs,
-      );
+      idleTimer = scheduler.schedule(() => end(stalledEvent(idleTimeoutMs, '')), idleTimeoutMs);
     };
-
     if (signal?.aborted) {
       // Already aborted: end at once; createOperator then never subscribes to the source.
       onAbort();

@@ -1,6 +1,6 @@
 import { Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
+import { errorMessage, LlmRxError } from '../errors';
 import { isTerminal, StreamEvent, type StreamEventType, type WarningEvent } from '../events';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
@@ -128,7 +128,7 @@ export function handleEvents(
       };
 
     const warnHandlerError = (event: StreamEvent, error: unknown, wasDetached: boolean) => {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       const warning: WarningEvent = {
         type: 'warning',
         code: 'handler-error',

@@ -1,9 +1,14 @@
-import type { ProviderId } from '../events';
+import { ProviderId } from '../events';
 import type { SseMessage } from '../source/fromSse';
 import { isLlmRxMessage } from './llmRx';
 
 /** Provider ids `streamEvents` accepts: the wire formats, plus `openrouter` for `openai-chat`. */
 export type ProviderName = ProviderId | 'openrouter';
+
+/** Every {@link ProviderName}, from the one list of wire formats; `openrouter` beside its wire. */
+export const PROVIDER_NAMES: readonly ProviderName[] = ProviderId.options.flatMap(
+  (id): ProviderName[] => (id === 'openai-chat' ? [id, 'openrouter'] : [id]),
+);
 
 /** The wire format a provider name stands for. */
 export function wireFormatOf(provider: ProviderName): ProviderId {

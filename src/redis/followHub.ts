@@ -1,10 +1,12 @@
 import type { Subscriber } from 'rxjs';
 import { LlmRxError } from '../errors';
 import { isTerminal } from '../events';
-import type { LoggedEvent } from '../relay/eventLog';
+import type { LoggedEvent } from '../relay/log/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
-import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
-import { pastTheEnd, unknownStream } from '../relay/logErrors';
+import { answerDeadlineMs, withDeadline } from './deadline';
+import { commands } from './commands';
+import { logUnavailable } from './errors';
+import { pastTheEnd, unknownStream } from '../relay/log/errors';
 import { createReader, wakeReader, type Reader } from './followConnection';
 import { parseEntry, producerLost, trimmedError } from './streamEntries';
 

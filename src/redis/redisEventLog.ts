@@ -1,7 +1,7 @@
 import { defer, Observable, throwError } from 'rxjs';
 import { LlmRxError } from '../errors';
-import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from '../relay/eventLog';
-import { checkResumePosition, unknownStream } from '../relay/logErrors';
+import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from '../relay/log/eventLog';
+import { checkResumePosition, unknownStream } from '../relay/log/errors';
 import { createFollowHub, type Follower } from './followHub';
 import {
   chatKey,
@@ -9,7 +9,9 @@ import {
   streamKeys,
   type RedisEventLogOptions,
 } from './options';
-import { answerDeadlineMs, commands, logUnavailable, withDeadline } from './scripts';
+import { answerDeadlineMs, withDeadline } from './deadline';
+import { commands } from './commands';
+import { logUnavailable } from './errors';
 import { claimStream } from './writer';
 
 /**

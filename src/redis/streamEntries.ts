@@ -1,6 +1,6 @@
 import { LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
-import type { LoggedEvent } from '../relay/eventLog';
+import type { LoggedEvent } from '../relay/log/eventLog';
 
 /** The `LoggedEvent` of one XREAD / XRANGE entry (RESP2: `[id, [field, value, …]]`). */
 export function parseEntry(entry: unknown, streamId: string): LoggedEvent | LlmRxError {

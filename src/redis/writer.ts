@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { defer, Observable, ReplaySubject, throwError, timeout, type Subscription } from 'rxjs';
 import { LlmRxError } from '../errors';
-import { streamExists } from '../relay/logErrors';
+import { streamExists } from '../relay/log/errors';
 import { isTerminal, type StreamEvent } from '../events';
-import type { EventLogWriter } from '../relay/eventLog';
+import type { EventLogWriter } from '../relay/log/eventLog';
 import { chatKey, streamKeys, type ResolvedRedisEventLogOptions } from './options';
-import { answerDeadlineMs, commands, logUnavailable } from './scripts';
+import { answerDeadlineMs } from './deadline';
+import { commands } from './commands';
+import { logUnavailable } from './errors';
 
 /** What the writers of one log share: its options and the set of writers not yet released. */
 export interface WriterHost {

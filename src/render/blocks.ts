@@ -66,19 +66,3 @@ export function withoutMarks<B extends Block>(block: B): B {
   if (block.kind === 'code') return block;
   return { ...block, runs: [{ text: blockText(block), marks: [] }], heading: undefined };
 }
-
-/** True when offset `at` of `text` falls between the two halves of a surrogate pair. */
-export function insideSurrogatePair(text: string, at: number): boolean {
-  if (at <= 0 || at >= text.length) return false;
-  const before = text.charCodeAt(at - 1);
-  const after = text.charCodeAt(at);
-  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
-}
-
-/** `text` with every lone surrogate replaced by U+FFFD (a chat API cannot carry half a pair). */
-export function toWellFormed(text: string): string {
-  return text.replace(
-    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    '\ufffd',
-  );
-}

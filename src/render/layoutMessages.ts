@@ -2,7 +2,8 @@
 // block (closing and reopening its marks, fence and language) only when the block alone is
 // too long.
 
-import { blockText, insideSurrogatePair, sliceBlock, withoutMarks, type Block } from './blocks';
+import { cutsSurrogatePair } from '../text/surrogates';
+import { blockText, sliceBlock, withoutMarks, type Block } from './blocks';
 import { joinFragments, type FormatWriter, type Fragment } from './fragment';
 import type { RenderFormat, RenderedMessage } from './types';
 
@@ -83,7 +84,7 @@ function longestFittingPrefix(block: Block, writer: FormatWriter, limit: number)
   while (low < high) {
     let middle = Math.ceil((low + high) / 2);
     // Only whole code points are tried: never half an emoji.
-    if (insideSurrogatePair(text, middle)) middle = middle < high ? middle + 1 : middle - 1;
+    if (cutsSurrogatePair(text, middle)) middle = middle < high ? middle + 1 : middle - 1;
     if (middle <= low) break;
     if (writer.block(trimBlock(sliceBlock(block, 0, middle))).length <= limit) low = middle;
     else high = middle - 1;

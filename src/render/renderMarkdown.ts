@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { parseOptions } from '../internal/options';
 import { platformLimits } from '../platforms';
-import { toWellFormed } from './blocks';
+import { toWellFormed } from '../text/surrogates';
 import type { FormatWriter } from './fragment';
 import { layoutMessages, type LaidOutMessage } from './layoutMessages';
 import { discordWriter, plainWriter, slackWriter } from './markupWriters';

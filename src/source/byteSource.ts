@@ -1,5 +1,5 @@
 import type { Subscriber, TeardownLogic } from 'rxjs';
-import { abortError, LlmRxError } from '../errors';
+import { abortError, errorMessage, LlmRxError } from '../errors';
 
 /** What llm-rx reads bytes from: a fetch `Response`, a web `ReadableStream`, or any async iterable. */
 export type ByteInput = Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
@@ -146,12 +146,12 @@ export async function pumpText(
  * realm): `stream-error` (retryable), as is any failure of a body that fetch did not make.
  */
 function readFailure(error: unknown, fetched?: boolean): LlmRxError {
-  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  const name = (error as { name?: unknown } | null)?.name;
   if (name === 'TimeoutError' || name === 'AbortError' || (fetched && name !== 'TypeError'))
     return abortError(error);
   return new LlmRxError(
     'stream-error',
-    `Reading the response body failed: ${typeof message === 'string' ? message : String(error)}`,
+    `Reading the response body failed: ${errorMessage(error)}`,
     { retryable: true, cause: error },
   );
 }

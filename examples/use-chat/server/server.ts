@@ -69,7 +69,7 @@ async function buildPage(): Promise<{ js: string; css: string }> {
  * The useChat example's server, on 127.0.0.1. A chat (the id `useChat` sends) has one response
  * per question, each recorded into the event log under its own id; the resume route serves
  * the chat's latest response from its start, as `useChat({ resume: true })` expects.
- * - `POST /api/chat`: the README's `chatRoutes` POST, the model being the next bundled capture
+ * - `POST /api/chat`: the guide's `chatRoutes` POST, the model being the next bundled capture
  *   (paced): `streamEvents → recordTo(log, responseId, { chatId })`, answered with
  *   `followLog(responseId)` as a UI message stream;
  * - `GET /api/chat/<chatId>/stream`: `chatRoutes`' resume: `log.latest(chatId)` from its
@@ -87,7 +87,7 @@ export async function startUseChatServer(
   const answers = new Set<ReadableStream<Uint8Array>>();
   let nextGate: Gate | undefined;
 
-  // The README's useChat routes (examples/web/server/chatRoutes.ts), with a model that plays
+  // The guide's useChat routes (examples/web/server/chatRoutes.ts), with a model that plays
   // the bundled captures: each response recorded under its own id, the chat's latest resumed.
   const routes = chatRoutes(log, async (messages) => {
     const turn = (messages as Array<{ role: string }>).filter((m) => m.role === 'user').length;

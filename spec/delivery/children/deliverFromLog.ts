@@ -9,7 +9,7 @@ import { toMessageEdits } from '../../../src/channels/toMessageEdits';
 import { deliver } from '../../../src/delivery/deliver';
 import { telegramTransport } from '../../../src/delivery/telegramTransport';
 import { redisEventLog, redisLedger } from '../../../src/redis';
-import { followLog } from '../../../src/relay/followLog';
+import { followLog } from '../../../src/relay/log/followLog';
 import { restartPipeline } from './restartPipeline';
 
 const [url, streamId, apiBase, chatId, pacing] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // followLog as one JSON line, then exits.
 import { createClient } from 'redis';
 import { redisEventLog } from '../../../src/redis';
-import { followLog } from '../../../src/relay/followLog';
+import { followLog } from '../../../src/relay/log/followLog';
 
 const [url, streamId, after, heartbeatMs] = process.argv.slice(2);
 

@@ -5,7 +5,7 @@ import { createClient } from 'redis';
 import { Observable, Subject } from 'rxjs';
 import type { StreamEvent } from '../../../src/events';
 import { redisEventLog } from '../../../src/redis';
-import { recordTo } from '../../../src/relay/recordTo';
+import { recordTo } from '../../../src/relay/log/recordTo';
 
 const [url, streamId, heartbeatMs] = process.argv.slice(2);
 

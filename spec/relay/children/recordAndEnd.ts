@@ -3,9 +3,9 @@
 // close(). Node must exit at once: the log may hold nothing open.
 import { concat, from, lastValueFrom, toArray } from 'rxjs';
 import type { StreamEvent } from '../../../src/events';
-import { followLog } from '../../../src/relay/followLog';
-import { memoryEventLog } from '../../../src/relay/memoryEventLog';
-import { recordTo } from '../../../src/relay/recordTo';
+import { followLog } from '../../../src/relay/log/followLog';
+import { memoryEventLog } from '../../../src/relay/log/memoryEventLog';
+import { recordTo } from '../../../src/relay/log/recordTo';
 
 async function main() {
   const log = memoryEventLog();

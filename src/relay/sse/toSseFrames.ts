@@ -1,9 +1,8 @@
 import type { OperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { isTerminal, type StreamEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
-import { durationOption, parseOptions, schedulerOption } from '../internal/options';
-import { failedFromError } from './failedFromError';
+import { failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { createOperator } from '../../internal/createOperator';
+import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
 
 /** Options of {@link toSseFrames} and `toSseStream`. */
 export interface SseFramesOptions {

@@ -1,4 +1,4 @@
-import { LlmRxError } from '../errors';
+import { LlmRxError } from '../../errors';
 
 /**
  * The resume position a client sent (the `Last-Event-ID` header, or a query parameter), as the

@@ -1,4 +1,4 @@
-import { LlmRxError } from '../errors';
+import { LlmRxError } from '../../errors';
 
 // The errors every EventLog backend raises in the same words, so readers see one behaviour.
 

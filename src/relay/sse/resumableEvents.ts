@@ -1,12 +1,17 @@
 import { defer, from, map, Observable, switchMap, type SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
-import { StreamEvent } from '../events';
-import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
-import { zodMessages } from '../internal/zodMessages';
-import { excerpt } from '../source/excerpt';
-import { fromSse } from '../source/fromSse';
-import { streamEvents } from '../streamEvents';
+import { LlmRxError } from '../../errors';
+import { StreamEvent } from '../../events';
+import {
+  durationOption,
+  parseOptions,
+  schedulerOption,
+  signalOption,
+} from '../../internal/options';
+import { zodMessages } from '../../internal/zodMessages';
+import { excerpt } from '../../source/excerpt';
+import { fromSse } from '../../source/fromSse';
+import { streamEvents } from '../../streamEvents';
 import { resumeWire, type WireEvent } from './resumeWire';
 
 /** Options of {@link resumableEvents}. */

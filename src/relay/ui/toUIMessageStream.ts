@@ -1,10 +1,10 @@
 import { concat, map, of, type Observable, type OperatorFunction } from 'rxjs';
 import * as z from 'zod/mini';
-import type { StreamEvent } from '../events';
-import { createOperator } from '../internal/createOperator';
-import { parseOptions } from '../internal/options';
-import { failedFromError } from './failedFromError';
-import { readableOf, readableTextOf } from './readableOf';
+import { failedFromError, type StreamEvent } from '../../events';
+import { createOperator } from '../../internal/createOperator';
+import { parseOptions } from '../../internal/options';
+
+import { readableOf, readableTextOf } from '../readableOf';
 import type { UIMessageChunk } from './uiMessageChunk';
 import { UIMessageFramer, type EmitChunk } from './uiMessageFramer';
 

@@ -1,10 +1,9 @@
 import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
-import { failedEvent, isTerminal, type StreamEvent } from '../events';
-import { parseOptions } from '../internal/options';
+import { LlmRxError } from '../../errors';
+import { failedEvent, failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { parseOptions } from '../../internal/options';
 import type { EventLog, EventLogWriter } from './eventLog';
-import { failedFromError } from './failedFromError';
 
 /** What a recorder appends when it is unsubscribed before the terminal. */
 const ABORTED: StreamEvent = {

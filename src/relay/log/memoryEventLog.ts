@@ -1,10 +1,10 @@
 import { NEVER, Observable, type SchedulerLike, type Subscriber } from 'rxjs';
 import * as z from 'zod/mini';
-import { LlmRxError } from '../errors';
-import { isTerminal, type StreamEvent } from '../events';
-import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import { LlmRxError } from '../../errors';
+import { isTerminal, type StreamEvent } from '../../events';
+import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
 import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from './eventLog';
-import { checkResumePosition, pastTheEnd, unknownStream, streamExists } from './logErrors';
+import { checkResumePosition, pastTheEnd, unknownStream, streamExists } from './errors';
 
 /** Options of {@link memoryEventLog}. */
 export interface MemoryEventLogOptions {

@@ -1,9 +1,9 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { failedEvent, isTerminal, type StreamEvent } from '../events';
-import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import { failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
+import { stalledEvent } from '../../internal/stalledEvent';
 import type { EventLog } from './eventLog';
-import { failedFromError } from './failedFromError';
 
 /** Options of {@link followLog}. */
 export interface FollowLogOptions {
@@ -59,7 +59,6 @@ export function followLog(
   const { after, idleTimeoutMs, scheduler } = parseOptions('followLog', FollowLogOptions, options);
   return new Observable<StreamEvent>((subscriber) => {
     let expected = after + 1;
-    let idleTimer: Subscription | undefined;
     let read: Subscription | undefined;
     const end = (last: StreamEvent) => {
       idleTimer?.unsubscribe();
@@ -67,18 +66,12 @@ export function followLog(
       subscriber.next(last);
       subscriber.complete();
     };
+    let idleTimer: Subscription | undefined;
     const armIdle = () => {
       if (idleTimeoutMs === undefined) return;
       idleTimer?.unsubscribe();
       idleTimer = scheduler.schedule(
-        () =>
-          end(
-            failedEvent(
-              'stalled',
-              `No event arrived from the event log for ${idleTimeoutMs} ms; the stream stalled.`,
-              true,
-            ),
-          ),
+        () => end(stalledEvent(idleTimeoutMs, ' from the event log')),
         idleTimeoutMs,
       );
     };

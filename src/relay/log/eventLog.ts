@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { StreamEvent } from '../events';
+import type { StreamEvent } from '../../events';
 
 /** An event as a log keeps it: its position in the stream (0, 1, 2, …) and the event. */
 export interface LoggedEvent {

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
-import type { StreamEvent } from '../events';
-import { readableTextOf } from './readableOf';
+import type { StreamEvent } from '../../events';
+import { readableTextOf } from '../readableOf';
 import { toSseFrames, type SseFramesOptions } from './toSseFrames';
 
 /** Options of {@link toSseStream}: the heartbeat, the first position and the scheduler. */

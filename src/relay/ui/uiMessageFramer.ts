@@ -8,7 +8,7 @@ import {
   type TerminalEvent,
   type Usage,
   type UsageEvent,
-} from '../events';
+} from '../../events';
 import type { UIFinishReason, UIMessageChunk } from './uiMessageChunk';
 
 /** Where the framer puts the chunks it writes. */

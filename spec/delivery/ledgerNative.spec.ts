@@ -1,0 +1,256 @@
+import { concat, from, lastValueFrom, NEVER, toArray, type Observable } from 'rxjs';
+import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import { deliver } from '../../src/delivery/deliver';
+import { DeliveryError } from '../../src/delivery/errors';
+import { discordTransport } from '../../src/delivery/discordTransport';
+import { memoryLedger } from '../../src/delivery/memoryLedger';
+import { slackTransport } from '../../src/delivery/slackTransport';
+import { teamsTransport } from '../../src/delivery/teamsTransport';
+import { telegramTransport } from '../../src/delivery/telegramTransport';
+import type { DeliveryReport, DeliveryTransport } from '../../src/delivery/types';
+import { startFakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeDiscordApi } from '../helpers/fakeDiscordApi';
+import { startFakeSlackApi } from '../helpers/fakeSlackApi';
+import { startFakeTeamsApi } from '../helpers/fakeTeamsApi';
+import { rejectionOf, transportCall } from '../helpers/transportCall';
+
+// Each transport in its native mode: a first run stopped after its first message and while a
+// later one is still open (a live draft / stream), then a second run with a new transport
+// instance and the same ledger. The platform holds each message once, with its final text.
+
+const edits: MessageEdit[] = [
+  { op: 'send', message: 0, text: 'Hello' },
+  { op: 'edit', message: 0, text: 'Hello, world.' },
+  { op: 'send', message: 1, text: 'The second' },
+  { op: 'edit', message: 1, text: 'The second message' },
+  { op: 'edit', message: 1, text: 'The second message grows' },
+  { op: 'edit', message: 1, text: 'The second message grows to its end.' },
+  { op: 'send', message: 2, text: 'Third and last.' },
+];
+const finals = ['Hello, world.', 'The second message grows to its end.', 'Third and last.'];
+const stoppedAt = 'The second message grows';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Platform {
+  transport(): DeliveryTransport<any> & { close?(): void };
+  /** The texts the chat holds persisted, in order. */
+  persisted(): string[];
+  /** What the chat shows of message 1 while the first run is stopped (a draft, a live stream). */
+  openText(): string | undefined;
+  close(): Promise<void> | void;
+  /** Whether the open message is a draft / stream rather than a persisted message. */
+  native: boolean;
+}
+
+const platforms: Array<[string, () => Promise<Platform>]> = [
+  [
+    'telegramTransport, drafts in a private chat',
+    async () => {
+      const token = '777:NATIVE-LEDGER-secret';
+      const chatId = 4242;
+      const api = await startFakeBotApi({ token, minIntervalMs: 0 });
+      return {
+        transport: () =>
+          telegramTransport({ token, chatId, apiBase: api.apiBase, minIntervalMs: 2 }),
+        persisted: () => (api.chats.get(String(chatId)) ?? []).map((m) => m.text),
+        openText: () => api.draftOf(String(chatId))?.text,
+        close: api.close,
+        native: true,
+      };
+    },
+  ],
+  [
+    'slackTransport, a stream in a thread',
+    async () => {
+      const token = 'xoxb-NATIVE-LEDGER-secret';
+      const channel = 'C0LEDGER';
+      const api = await startFakeSlackApi({ token, channels: [channel], minIntervalMs: 0 });
+      const held = () => api.channels.get(channel) ?? [];
+      return {
+        transport: () =>
+          slackTransport({
+            token,
+            channel,
+            threadTs: '1699999999.000001',
+            recipientUserId: 'U0USER',
+            recipientTeamId: 'T0TEAM',
+            mode: 'stream',
+            apiBase: api.apiBase,
+            minIntervalMs: 0,
+          }),
+        persisted: () =>
+          held()
+            .filter((m) => m.stream !== 'streaming')
+            .map((m) => m.text),
+        openText: () => held().find((m) => m.stream === 'streaming')?.text,
+        close: api.close,
+        native: true,
+      };
+    },
+  ],
+  [
+    'teamsTransport, streaming in a 1:1 chat',
+    async () => {
+      const token = 'eyJ-NATIVE-LEDGER-secret';
+      const conversationId = 'a:1native-ledger';
+      const api = await startFakeTeamsApi({
+        token,
+        conversations: { [conversationId]: { personal: true } },
+        minStreamIntervalMs: 20,
+        maxStreamMs: 10_000,
+      });
+      const held = () => api.messages(conversationId);
+      return {
+        transport: () =>
+          teamsTransport({
+            serviceUrl: api.serviceUrl,
+            conversationId,
+            token,
+            minIntervalMs: 30,
+            maxStreamMs: 8_000,
+          }),
+        persisted: () =>
+          held()
+            .filter((m) => m.state !== 'streaming')
+            .map((m) => m.text),
+        openText: () => held().find((m) => m.state === 'streaming')?.text,
+        close: api.close,
+        native: true,
+      };
+    },
+  ],
+  [
+    'discordTransport',
+    async () => {
+      const token = 'MTA-NATIVE-LEDGER.secret';
+      const channelId = '9001';
+      const api = await startFakeDiscordApi({ token, channels: [channelId] });
+      const held = () => (api.channels.get(channelId) ?? []).filter((m) => !m.deleted);
+      return {
+        transport: () => discordTransport({ token, channelId, apiBase: api.apiBase }),
+        // Discord has no drafts: every message is persisted; the open one is the last.
+        persisted: () => held().map((m) => m.text),
+        openText: () => held()[1]?.text,
+        close: api.close,
+        native: false,
+      };
+    },
+  ],
+];
+
+describe.each(platforms)('a restart with a memoryLedger: %s', (_, start) => {
+  let platform: Platform;
+  beforeEach(async () => {
+    platform = await start();
+  });
+  afterEach(() => platform.close());
+
+  it('the second run, with a new transport, finishes every message once with its final text', async () => {
+    const ledger = memoryLedger();
+    const key = 'native-reply';
+    const options = { ledger, key, backoffMs: 1, minIntervalMs: 0 };
+
+    // Run 1: the texts up to the middle of message 1, then the process "dies" (unsubscribed).
+    const first = platform.transport();
+    const firstReports: DeliveryReport[] = [];
+    const firstRun: Observable<MessageEdit> = concat(from(edits.slice(0, 5)), NEVER);
+    const reached = new Promise<void>((resolve, reject) => {
+      const subscription = firstRun.pipe(deliver(first, options)).subscribe({
+        next: (report) => {
+          firstReports.push(report);
+          if ((report.type === 'sent' || report.type === 'edited') && report.text === stoppedAt) {
+            subscription.unsubscribe();
+            resolve();
+          }
+        },
+        error: reject,
+      });
+    });
+    await reached;
+    first.close?.();
+    expect(firstReports.filter((r) => r.type === 'finished').map((r) => r.message)).toEqual([0]);
+    expect(platform.persisted().filter((text) => text !== stoppedAt)).toEqual([finals[0]]);
+    expect(platform.openText()).toBe(stoppedAt);
+    // A new process comes up a while later (the platforms' pacing starts afresh).
+    await sleep(50);
+
+    // Run 2: a new transport, the same ledger, the whole reply from the start.
+    const second = platform.transport();
+    const reports = await lastValueFrom(from(edits).pipe(deliver(second, options), toArray()));
+    second.close?.();
+    expect(reports.filter((r) => r.type === 'delivery-failed' || r.type === 'warning')).toEqual([]);
+    expect(reports.filter((r) => r.type === 'resumed').map((r) => r.message)).toEqual([0, 1]);
+    expect(reports.filter((r) => r.type === 'sent').map((r) => r.message)).toEqual([2]);
+    expect(platform.persisted()).toEqual(finals);
+    if (platform.native) expect(platform.openText()).toBeUndefined();
+    const entries = await ledger.read(key);
+    expect(entries.map(({ message, text, finished }) => ({ message, text, finished }))).toEqual(
+      finals.map((text, message) => ({ message, text, finished: true })),
+    );
+    for (const entry of entries) expect(JSON.parse(JSON.stringify(entry.ref))).toEqual(entry.ref);
+  });
+});
+
+describe('slackTransport and a ts it did not stream', () => {
+  it('stops a stream a dead process left open, then updates it (a posted message is updated as is)', async () => {
+    const token = 'xoxb-NATIVE-LEDGER-secret';
+    const channel = 'C0LEDGER';
+    const api = await startFakeSlackApi({ token, channels: [channel], minIntervalMs: 0 });
+    try {
+      const options = {
+        token,
+        channel,
+        threadTs: '1699999999.000001',
+        recipientUserId: 'U0USER',
+        recipientTeamId: 'T0TEAM',
+        apiBase: api.apiBase,
+        minIntervalMs: 0,
+      };
+      const dead = slackTransport(options);
+      const streamed = await dead.send({ op: 'send', message: 0, text: 'Half' }, transportCall());
+      const posted = await slackTransport({ ...options, mode: 'update' }).send(
+        { op: 'send', message: 1, text: 'Posted' },
+        transportCall(),
+      );
+      const fresh = slackTransport(options);
+      const text = 'Half of it, then the rest.';
+      expect(await fresh.finish(streamed, { op: 'edit', message: 0, text }, transportCall())).toBe(
+        streamed,
+      );
+      const again = { op: 'edit' as const, message: 1, text: 'Posted, then edited.' };
+      expect(await fresh.finish(posted, again, transportCall())).toBe(posted);
+      expect(api.channels.get(channel)!.map((m) => [m.text, m.stream ?? 'posted'])).toEqual([
+        [text, 'stopped'],
+        [again.text, 'posted'],
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('fails a message longer than one stream (it spanned several Slack messages): no rewrite', async () => {
+    const token = 'xoxb-NATIVE-LEDGER-secret';
+    const channel = 'C0LEDGER';
+    const api = await startFakeSlackApi({ token, channels: [channel], minIntervalMs: 0 });
+    try {
+      const fresh = slackTransport({
+        token,
+        channel,
+        threadTs: '1699999999.000001',
+        recipientUserId: 'U0USER',
+        recipientTeamId: 'T0TEAM',
+        apiBase: api.apiBase,
+      });
+      const text = 'x'.repeat(12_001);
+      const error = await rejectionOf(
+        fresh.edit('1700000000.000009', { op: 'edit', message: 3, text }, transportCall()),
+      );
+      expect(error).toBeInstanceOf(DeliveryError);
+      expect(error.permanent).toBe(true);
+      expect(error.message).toMatch(/message 3 spans several Slack messages/);
+      expect(api.counts.requests).toBe(0);
+    } finally {
+      await api.close();
+    }
+  });
+});
