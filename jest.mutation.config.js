@@ -1,0 +1,29 @@
+// The jest configuration of the mutation run (`npm run mutation`): the project's own configuration,
+// narrowed to the specs that exercise the folders being mutated, so that Stryker's first full run
+// (and every mutant that reaches module-level code) stays short on a small machine.
+// stryker.config.mjs sets LLMRX_MUTATION_FOLDERS from `--mutate`; unset, all four folders count.
+const base = require('./jest.config.js');
+
+// Spec folders (under spec/) and single spec files per mutated source folder. The marble runner
+// carries the timing rules of every operator and decoder, so it belongs to all of them.
+const specsFor = {
+  operators: ['operators/**/*.spec.ts', 'source/errorSurface.spec.ts', 'source/fromEvents.spec.ts'],
+  providers: ['providers/**/*.spec.ts', 'streamEvents.spec.ts', 'reliability/fuzz.spec.ts'],
+  chunking: ['chunking/**/*.spec.ts', 'channels/**/*.spec.ts', 'reliability/rechunking.spec.ts'],
+  delivery: ['delivery/**/*.spec.ts', 'reliability/telegramConservation.spec.ts'],
+};
+
+const folders = (process.env.LLMRX_MUTATION_FOLDERS || Object.keys(specsFor).join(','))
+  .split(',')
+  .filter((folder) => folder in specsFor);
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...base,
+  testMatch: [
+    '<rootDir>/spec/marbles.spec.ts',
+    ...folders.flatMap((folder) => specsFor[folder].map((glob) => `<rootDir>/spec/${glob}`)),
+  ],
+  // The suite's own timeout: a mutant that loops is Stryker's to time out (timeoutMS).
+  testTimeout: 30000,
+};
