@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { memoryEventLog, pipeToNodeResponse } from '../../../src/index';
+import { bundlePageScript } from '../../web/server/buildPage';
 import { loadBundledCaptures } from '../../web/server/captures';
 import { chatRoutes } from '../../web/server/chatRoutes';
 import { createGate, pacedBody, type Gate } from './answers';
@@ -48,21 +48,10 @@ const PAGE = `<!doctype html>
 
 /** The page's script: examples/use-chat/page/main.ts with React and @ai-sdk/react, by esbuild. */
 async function buildPage(): Promise<{ js: string; css: string }> {
-  const result = await build({
-    entryPoints: [join(__dirname, '../page/main.ts')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
+  const js = await bundlePageScript(join(__dirname, '../page/main.ts'), {
     define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
   });
-  return {
-    js: result.outputFiles[0].text,
-    css: readFileSync(join(__dirname, '../page/page.css'), 'utf8'),
-  };
+  return { js, css: readFileSync(join(__dirname, '../page/page.css'), 'utf8') };
 }
 
 /**

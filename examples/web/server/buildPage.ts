@@ -2,20 +2,31 @@ import { build } from 'esbuild';
 import { join } from 'node:path';
 
 /**
- * The page's script, bundled in memory by esbuild: `examples/web/page/main.ts` with llm-rx
- * taken from `src/` (its browser build), rxjs, zod, markdown-it and DOMPurify.
+ * A page script bundled in memory by esbuild for the browser (ES2022, minified), with llm-rx
+ * taken from `src/` (its browser build). `define` replaces globals such as
+ * `process.env.NODE_ENV` (React reads it).
  */
-export async function buildPage(): Promise<string> {
+export async function bundlePageScript(
+  entry: string,
+  options: { define?: Record<string, string>; sourcemap?: 'inline' } = {},
+): Promise<string> {
   const result = await build({
-    entryPoints: [join(__dirname, '../page/main.ts')],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    sourcemap: 'inline',
     logLevel: 'silent',
+    ...options,
   });
   return result.outputFiles[0].text;
 }
+
+/**
+ * The page's script: `examples/web/page/main.ts` with llm-rx, rxjs, zod, markdown-it and
+ * DOMPurify.
+ */
+export const buildPage = (): Promise<string> =>
+  bundlePageScript(join(__dirname, '../page/main.ts'), { sourcemap: 'inline' });
