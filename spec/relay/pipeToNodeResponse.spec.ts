@@ -66,14 +66,21 @@ describe('pipeToNodeResponse', () => {
       const events$ = concat(from([delta('Hel')]), NEVER).pipe(
         finalize(() => (unsubscribed = true)),
       );
-      piped = pipeToNodeResponse(toSseResponse(events$, { heartbeatMs: 20, scheduler }), res);
+      // A heartbeat far beyond the spec's length: its timer is pending when the client goes away,
+      // and no ping can land in the first read on a loaded machine.
+      piped = pipeToNodeResponse(toSseResponse(events$, { heartbeatMs: 60_000, scheduler }), res);
       return piped;
     };
     const controller = new AbortController();
     const response = await fetch(url, { signal: controller.signal });
     expect(response.headers.get('x-llm-rx-stream')).toBe('1');
     const reader = response.body!.getReader();
-    const first = new TextDecoder().decode((await reader.read()).value);
+    const decoder = new TextDecoder();
+    let first = '';
+    for (let reads = 0; reads < 10 && !first.endsWith('\n\n'); reads++) {
+      first += decoder.decode((await reader.read()).value, { stream: true });
+    }
+    expect(scheduler.pending()).toBe(1);
     expect(first).toBe(`id: 0\ndata: ${JSON.stringify(delta('Hel'))}\n\n`);
     controller.abort();
     await piped;
