@@ -146,6 +146,8 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
         /^[\w.("")]+: invalid options\n✖ Unknown option "\w+"; known options: /,
       );
       expect(message).toContain(`Unknown option "${typo}"`);
+      // The message names the function the caller called, not one it calls inside.
+      expect(message.split(': invalid options')[0].replace(/\(.*\)$/, '')).toBe(name);
       const known = message.split('known options: ')[1].split(', ');
       expect(known).not.toContain(typo);
       expect(known.length).toBeGreaterThan(0);

@@ -52,11 +52,15 @@ export function sseFrame(position: number, event: StreamEvent): string {
  * @param options - {@link SseFramesOptions}
  */
 export function toSseFrames(options: SseFramesOptions = {}): OperatorFunction<StreamEvent, string> {
-  const { heartbeatMs, startAt, scheduler } = parseOptions(
-    'toSseFrames',
-    SseFramesOptions,
-    options,
-  );
+  return sseFrames(parseOptions('toSseFrames', SseFramesOptions, options));
+}
+
+/** {@link toSseFrames} on options already checked (by the entry point the caller called). */
+export function sseFrames({
+  heartbeatMs,
+  startAt,
+  scheduler,
+}: z.output<typeof SseFramesOptions>): OperatorFunction<StreamEvent, string> {
   return createOperator<StreamEvent, string>(({ subscriber, unsubscribeSource }) => {
     let position = startAt;
     let heartbeat: Subscription | undefined;

@@ -1,7 +1,9 @@
 import type { Observable } from 'rxjs';
+import * as z from 'zod/mini';
 import type { StreamEvent } from '../../events';
+import { parseOptions } from '../../internal/options';
 import { readableTextOf } from '../readableOf';
-import { toSseFrames, type SseFramesOptions } from './toSseFrames';
+import { sseFrames, SseFramesOptions } from './toSseFrames';
 
 /** Options of {@link toSseStream}: the heartbeat, the first position and the scheduler. */
 export type ToSseStreamOptions = SseFramesOptions;
@@ -13,6 +15,11 @@ export interface ToSseResponseOptions extends ToSseStreamOptions {
   /** More headers; they win over the defaults. */
   headers?: HeadersInit;
 }
+
+const ToSseResponseOptions = z.extend(SseFramesOptions, {
+  status: z.optional(z.number()),
+  headers: z.optional(z.custom<HeadersInit>()),
+});
 
 /** The headers of llm-rx's SSE wire; `x-llm-rx-stream` lets `streamEvents` detect it. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -51,7 +58,9 @@ export function toSseStream(
   events$: Observable<StreamEvent>,
   options: ToSseStreamOptions = {},
 ): ReadableStream<Uint8Array> {
-  return readableTextOf(events$.pipe(toSseFrames(options)));
+  return readableTextOf(
+    events$.pipe(sseFrames(parseOptions('toSseStream', SseFramesOptions, options))),
+  );
 }
 
 /**
@@ -71,8 +80,12 @@ export function toSseResponse(
   events$: Observable<StreamEvent>,
   options: ToSseResponseOptions = {},
 ): Response {
-  const { status = 200, headers, ...streamOptions } = options;
+  const {
+    status = 200,
+    headers,
+    ...frames
+  } = parseOptions('toSseResponse', ToSseResponseOptions, options);
   const merged = new Headers(SSE_HEADERS);
   new Headers(headers).forEach((value, name) => merged.set(name, value));
-  return new Response(toSseStream(events$, streamOptions), { status, headers: merged });
+  return new Response(readableTextOf(events$.pipe(sseFrames(frames))), { status, headers: merged });
 }

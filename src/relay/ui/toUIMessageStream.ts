@@ -52,7 +52,13 @@ const ToUIMessageStreamOptions = z.object({
 export function toUIMessageChunks(
   options: ToUIMessageStreamOptions = {},
 ): OperatorFunction<StreamEvent, UIMessageChunk> {
-  const parsed = parseOptions('toUIMessageStream', ToUIMessageStreamOptions, options);
+  return uiMessageChunks(parseOptions('toUIMessageChunks', ToUIMessageStreamOptions, options));
+}
+
+/** {@link toUIMessageChunks} on options already checked (by the entry point the caller called). */
+function uiMessageChunks(
+  parsed: z.output<typeof ToUIMessageStreamOptions>,
+): OperatorFunction<StreamEvent, UIMessageChunk> {
   return createOperator<StreamEvent, UIMessageChunk>(({ subscriber, unsubscribeSource }) => {
     const framer = new UIMessageFramer(parsed);
     const emit: EmitChunk = (chunk) => subscriber.next(chunk);
@@ -94,7 +100,8 @@ export function toUIMessageStream(
   events$: Observable<StreamEvent>,
   options: ToUIMessageStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
-  return readableOf(events$.pipe(toUIMessageChunks(options)));
+  const parsed = parseOptions('toUIMessageStream', ToUIMessageStreamOptions, options);
+  return readableOf(events$.pipe(uiMessageChunks(parsed)));
 }
 
 /** The headers of a UI message stream response (those the AI SDK sends). */
@@ -112,6 +119,11 @@ export interface ToUIMessageStreamResponseOptions extends ToUIMessageStreamOptio
   /** More headers; they win over the defaults. */
   headers?: HeadersInit;
 }
+
+const ToUIMessageStreamResponseOptions = z.extend(ToUIMessageStreamOptions, {
+  status: z.optional(z.number()),
+  headers: z.optional(z.custom<HeadersInit>()),
+});
 
 /**
  * The UI message stream as the `Response` a stock `useChat` (`DefaultChatTransport`) reads:
@@ -133,10 +145,14 @@ export function toUIMessageStreamResponse(
   events$: Observable<StreamEvent>,
   options: ToUIMessageStreamResponseOptions = {},
 ): Response {
-  const { status = 200, headers, ...streamOptions } = options;
+  const {
+    status = 200,
+    headers,
+    ...chunkOptions
+  } = parseOptions('toUIMessageStreamResponse', ToUIMessageStreamResponseOptions, options);
   const framed = concat(
     events$.pipe(
-      toUIMessageChunks(streamOptions),
+      uiMessageChunks(chunkOptions),
       map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
     ),
     of('data: [DONE]\n\n'),
