@@ -75,12 +75,15 @@ describe('decodeAnthropic content blocks', () => {
     ]);
   });
 
-  it('a thinking block without signature ends without one; a thinking_delta is read for its thinking only', () => {
+  it('a thinking block without signature ends without one; a delta is read for its own field only', () => {
     expect(
       decode([
         blockStart(0, { type: 'thinking' }),
         delta(0, { type: 'thinking_delta', thinking: 'Hm', text: 'not text' }),
         stop(0),
+        blockStart(1, { type: 'text', text: '' }),
+        delta(1, { type: 'text_delta', text: '', partial_json: '{}' }),
+        stop(1),
       ]),
     ).toStrictEqual([
       { type: 'reasoning-start', id: 'msg_1:0', index: 0 },
