@@ -30,7 +30,6 @@ export type AnthropicBlocks = ReturnType<typeof createAnthropicBlocks>;
  */
 export function createAnthropicBlocks(warn: WarnOnce) {
   const open = new Map<number, OpenBlock>();
-  let toolCallCount = 0;
 
   const unknown = (emit: Emit, name: string, message: string) =>
     warn(emit, 'unknown-event', name, `${message}; it was skipped.`);
@@ -63,7 +62,6 @@ export function createAnthropicBlocks(warn: WarnOnce) {
           inputText = JSON.stringify(block.startInput);
           emit({ type: 'tool-input-delta', id: block.id, delta: inputText });
         }
-        toolCallCount++;
         return emit(toolCallEvent(block.id, block.name, inputText));
       }
     }
@@ -99,8 +97,6 @@ export function createAnthropicBlocks(warn: WarnOnce) {
   }
 
   return {
-    toolCallCount: () => toolCallCount,
-
     start(emit: Emit, index: number, block: ContentBlock, id: string) {
       switch (block.type) {
         case 'text':
