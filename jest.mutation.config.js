@@ -24,10 +24,6 @@ module.exports = {
     '<rootDir>/spec/marbles.spec.ts',
     ...folders.flatMap((folder) => specsFor[folder].map((glob) => `<rootDir>/spec/${glob}`)),
   ],
-  // src/ is a root too, so that Stryker's related-test lookup (enableFindRelatedTests) follows a
-  // spec through the modules between it and the mutated file (a providers mutant reached only
-  // through src/streamEvents.ts); with spec/ alone such specs never ran against the mutants.
-  roots: ['<rootDir>/spec', '<rootDir>/src'],
   // The suite's own timeout: a mutant that loops is Stryker's to time out (timeoutMS).
   testTimeout: 30000,
 };
