@@ -246,7 +246,10 @@ describe('handleEvents', () => {
     );
     expect(() => handleEvents(() => undefined, { settleTimeoutMs: -1 })).toThrow(/settleTimeoutMs/);
     expect(() => handleEvents(42 as never)).toThrow(
-      new LlmRxError('invalid-options', 'handleEvents: the handler must be a function'),
+      expect.objectContaining({
+        code: 'invalid-options',
+        message: 'handleEvents: the handler must be a function',
+      }),
     );
     expect(() => handleEvents(() => undefined, { settleTimeoutMs: -1 })).toThrow(
       'handleEvents: invalid options\n✖ Too small: expected number to be >=0\n  → at settleTimeoutMs',
