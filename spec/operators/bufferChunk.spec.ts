@@ -31,6 +31,12 @@ describe('bufferChunk options', () => {
     expect(messageOf({ minChars: 1, maxChars: 20, idleMs: -1 })).toContain('idleMs');
     expect(messageOf({ maxChars: 20 })).toContain('minChars');
   });
+
+  it('points a minChars above maxChars at minChars', () => {
+    expect(messageOf({ minChars: 50, maxChars: 40 })).toBe(
+      'bufferChunk: invalid options\n✖ minChars must not exceed maxChars\n  → at minChars',
+    );
+  });
 });
 
 describe('bufferChunk', () => {

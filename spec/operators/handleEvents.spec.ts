@@ -1,4 +1,4 @@
-import { from, Subject, timer, type Observable } from 'rxjs';
+import { from, Subject, timer, VirtualTimeScheduler, type Observable } from 'rxjs';
 import { LlmRxError } from '../../src/errors';
 import type { StreamEvent } from '../../src/events';
 import { handleEvents } from '../../src/operators/handleEvents';
@@ -192,6 +192,43 @@ describe('handleEvents', () => {
     expect(out[19_999]).toEqual(delta('19999'));
   });
 
+  it('keeps the stack flat when many queued events settle at once after a slow handler', () => {
+    const gate = new Subject<void>();
+    const events = Array.from({ length: 50_000 }, (_, index) => delta(String(index)));
+    const { out, state } = record(
+      from([...events, completed]).pipe(
+        handleEvents((event) => (event === events[0] ? gate : undefined)),
+      ),
+    );
+    expect(out).toEqual([]);
+    gate.complete();
+    expect(out).toHaveLength(50_001);
+    expect(out[49_999]).toEqual(delta('49999'));
+    expect(out[50_000]).toEqual(completed);
+    expect(state.completed).toBe(true);
+  });
+
+  it('a detach predicate that throws once a handler settled errors the output', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const failure = new Error('predicate failed');
+    const out: StreamEvent[] = [];
+    let error: unknown;
+    from([delta('a'), toolEnd, completed])
+      .pipe(
+        handleEvents(() => timer(5, scheduler), {
+          detach: (event) => {
+            if (event.type === 'tool-end') throw failure;
+            return false;
+          },
+          scheduler,
+        }),
+      )
+      .subscribe({ next: (event) => out.push(event), error: (thrown) => (error = thrown) });
+    scheduler.flush();
+    expect(out).toEqual([delta('a')]);
+    expect(error).toBe(failure);
+  });
+
   it('drops what follows a terminal and releases the source', async () => {
     const source = new Subject<StreamEvent>();
     const { out, state } = record(source.pipe(handleEvents(() => undefined)));
@@ -208,5 +245,14 @@ describe('handleEvents', () => {
       /invalid options/,
     );
     expect(() => handleEvents(() => undefined, { settleTimeoutMs: -1 })).toThrow(/settleTimeoutMs/);
+    expect(() => handleEvents(42 as never)).toThrow(
+      expect.objectContaining({
+        code: 'invalid-options',
+        message: 'handleEvents: the handler must be a function',
+      }),
+    );
+    expect(() => handleEvents(() => undefined, { settleTimeoutMs: -1 })).toThrow(
+      'handleEvents: invalid options\n✖ Too small: expected number to be >=0\n  → at settleTimeoutMs',
+    );
   });
 });

@@ -33,6 +33,19 @@ describe('normalizeReasoning', () => {
     }
   });
 
+  it.each(['1think', 'think>', 'my think'])(
+    'rejects the tag name %j, naming the rule and the offending entry',
+    (tag) => {
+      expect(() => normalizeReasoning({ tags: ['think', tag] })).toThrow(
+        expect.objectContaining({
+          code: 'invalid-options',
+          message:
+            'normalizeReasoning: invalid options\n✖ a tag name: a letter, then letters, digits, _ : -\n  → at tags[1]',
+        }),
+      );
+    },
+  );
+
   it('brackets every tag block and gives each the next index, per stream', async () => {
     const events = await collect(
       from([

@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { defer, of, queueScheduler, type Observable } from 'rxjs';
+import {
+  concat,
+  defer,
+  filter,
+  NEVER,
+  Observable,
+  of,
+  queueScheduler,
+  take,
+  VirtualTimeScheduler,
+} from 'rxjs';
 import type { StreamEvent } from '../../src/events';
 import { retryStream } from '../../src/operators/retryStream';
 import { collect } from '../helpers/bytes';
@@ -29,6 +39,15 @@ describe('retryStream: construction', () => {
   it('rejects a request that is not a function', () => {
     expect(() => retryStream(undefined as unknown as () => Observable<StreamEvent>)).toThrow(
       expect.objectContaining({ code: 'invalid-options' }),
+    );
+  });
+
+  it('names itself and the offending field or argument in the message', () => {
+    expect(() => retryStream(() => of(completed), { maxAttempts: 0 })).toThrow(
+      'retryStream: invalid options\n✖ Too small: expected number to be >=1\n  → at maxAttempts',
+    );
+    expect(() => retryStream(42 as unknown as () => Observable<StreamEvent>)).toThrow(
+      'retryStream: request must be a function returning an Observable<StreamEvent>.',
     );
   });
 
@@ -128,5 +147,87 @@ describe('retryStream: property', () => {
       ),
       { seed: 1017, numRuns: 300 },
     );
+  });
+});
+
+// One event of every type a user sees: after it, a retry would show it twice.
+const visibleEvents: StreamEvent[] = [
+  { type: 'text-start', id: 't' },
+  { type: 'text-delta', id: 't', delta: 'Hi' },
+  { type: 'text-end', id: 't' },
+  { type: 'reasoning-start', id: 'r', index: 0 },
+  { type: 'reasoning-delta', id: 'r', index: 0, delta: 'hm', kind: 'text' },
+  { type: 'reasoning-end', id: 'r', index: 0 },
+  { type: 'tool-input-start', id: 'call_1', name: 'search', index: 0 },
+  { type: 'tool-input-delta', id: 'call_1', delta: '{"q":' },
+  { type: 'tool-call', id: 'call_1', name: 'search', input: { q: 'x' }, inputText: '{"q":"x"}' },
+  { type: 'tool-start', id: 'call_1', name: 'search' },
+  { type: 'tool-update', id: 'call_1', output: 'half' },
+  { type: 'tool-end', id: 'call_1', result: 'done' },
+  { type: 'block', text: 'Hi', seq: 0, reason: 'flush' },
+  { type: 'silent', token: 'NO_REPLY' },
+];
+
+describe('retryStream: visible events', () => {
+  const start: StreamEvent = { type: 'response-start', provider: 'openai-chat' };
+
+  it.each(visibleEvents.map((event) => [event.type, event] as const))(
+    'a %s is visible: it releases what was held, and a later retryable failure passes',
+    (_type, event) => {
+      let calls = 0;
+      const out: StreamEvent[] = [];
+      retryStream(
+        () => {
+          calls++;
+          return of(start, event, failed(true));
+        },
+        { backoffMs: 0, scheduler: queueScheduler },
+      ).subscribe((value) => out.push(value));
+      expect(out).toEqual([start, event, failed(true)]);
+      expect(calls).toBe(1);
+    },
+  );
+});
+
+describe('retryStream: teardown', () => {
+  const delta: StreamEvent = { type: 'text-delta', id: 't', delta: 'Hi' };
+
+  it('unsubscribing while a retried attempt is still subscribing releases that attempt', () => {
+    const scheduler = new VirtualTimeScheduler();
+    let calls = 0;
+    let released = 0;
+    const retried = new Observable<StreamEvent>((subscriber) => {
+      subscriber.next(delta);
+      return () => released++;
+    });
+    const out: StreamEvent[] = [];
+    retryStream(() => (++calls === 1 ? of(failed(true)) : retried), { backoffMs: 10, scheduler })
+      .pipe(
+        filter((event) => event.type !== 'warning'),
+        take(1),
+      )
+      .subscribe((event) => out.push(event));
+    scheduler.flush();
+    expect(calls).toBe(2);
+    expect(out).toEqual([delta]);
+    expect(released).toBe(1);
+  });
+
+  it('unsubscribing during the backoff after an attempt that failed at once cancels the retry', () => {
+    const scheduler = new VirtualTimeScheduler();
+    let calls = 0;
+    const out: StreamEvent[] = [];
+    const subscription = retryStream(
+      () => {
+        calls++;
+        return calls === 1 ? of(failed(true)) : concat(of(delta), NEVER);
+      },
+      { backoffMs: 10, scheduler },
+    ).subscribe((event) => out.push(event));
+    expect(out.map((event) => event.type)).toEqual(['warning']);
+    expect(() => subscription.unsubscribe()).not.toThrow();
+    scheduler.flush();
+    expect(calls).toBe(1);
+    expect(out.map((event) => event.type)).toEqual(['warning']);
   });
 });

@@ -106,6 +106,13 @@ describe('suppressSilent options', () => {
   it('rejects an empty token list and a token of only emphasis, at construction', () => {
     expect(() => suppressSilent({ tokens: [] })).toThrow(LlmRxError);
     expect(() => suppressSilent({ tokens: ['**'] })).toThrow(/invalid options/);
+    expect(() => suppressSilent({ tokens: ['NO_REPLY', ' ** '] })).toThrow(
+      expect.objectContaining({
+        code: 'invalid-options',
+        message:
+          'suppressSilent: invalid options\n✖ a token needs a character that is not whitespace or * _ ~ emphasis\n  → at tokens[1]',
+      }),
+    );
   });
 
   it('uses custom tokens', async () => {
