@@ -48,6 +48,15 @@ describe('createOpenAIChatDecoder start and end', () => {
     ]);
   });
 
+  it('a choice without a delta still finishes', () => {
+    const choice = { index: 0, finish_reason: 'stop' };
+    expect(run(json({ id: 'r', choices: [choice] }), '[DONE]')).toStrictEqual([
+      { type: 'response-start', provider: 'openai-chat', id: 'r' },
+      { type: 'finish', reason: 'stop', raw: 'stop' },
+      { type: 'completed', finishReason: 'stop' },
+    ]);
+  });
+
   it('blank data is skipped', () => {
     expect(run(text('x'), ' ', '\n', '', '[DONE]')).toEqual([
       { type: 'response-start', provider: 'openai-chat', id: 'r' },

@@ -148,6 +148,7 @@ describe('decodeOpenAIChat chunks of the wrong shape', () => {
     ['choices[0].delta.reasoning_content', choice({ delta: { reasoning_content: 5 } })],
     ['choices[0].delta.reasoning_text', choice({ delta: { reasoning_text: 5 } })],
     ['choices[0].delta.reasoning_details', choice({ delta: { reasoning_details: 'x' } })],
+    ['choices[0].delta.reasoning_details', choice({ delta: { reasoning_details: {} } })],
     ['choices[0].delta.reasoning_details[0]', choice({ delta: { reasoning_details: [null] } })],
     [
       'choices[0].delta.reasoning_details[0].type',
