@@ -57,6 +57,16 @@ describe('createOpenAIChatDecoder start and end', () => {
     ]);
   });
 
+  it('at the end of the source, without [DONE], pending tool calls are still emitted', () => {
+    const call = { index: 0, id: 'c', function: { name: 'f', arguments: '{}' } };
+    expect(run(json({ id: 'r', choices: [{ index: 0, delta: { tool_calls: [call] } }] }))).toEqual([
+      { type: 'response-start', provider: 'openai-chat', id: 'r' },
+      { type: 'tool-input-start', id: 'c', name: 'f', index: 0 },
+      { type: 'tool-input-delta', id: 'c', delta: '{}' },
+      { type: 'tool-call', id: 'c', name: 'f', input: {}, inputText: '{}' },
+    ]);
+  });
+
   it('blank data is skipped', () => {
     expect(run(text('x'), ' ', '\n', '', '[DONE]')).toEqual([
       { type: 'response-start', provider: 'openai-chat', id: 'r' },

@@ -126,6 +126,28 @@ describe('decodeOpenAIChat delta fields', () => {
   });
 });
 
+describe('decodeOpenAIChat unknown delta fields', () => {
+  it('each unknown field warns once, by its own name', async () => {
+    const events = await decode(
+      sse(
+        delta({ content: 'x' }),
+        delta({ audio: 'a' }),
+        delta({ annotations: [] }),
+        delta({ audio: 'b', annotations: [1] }),
+        '[DONE]',
+      ),
+    );
+    expect(events.filter((e) => e.type === 'warning')).toEqual(
+      ['audio', 'annotations'].map((field) => ({
+        type: 'warning',
+        code: 'unknown-field',
+        message: `The openai-chat decoder does not know the delta field "${field}"; it was ignored.`,
+        detail: { field: `delta.${field}` },
+      })),
+    );
+  });
+});
+
 describe('decodeOpenAIChat chunks of the wrong shape', () => {
   const choice = (fields: object) => ({ id: 'r', choices: [{ index: 0, ...fields }] });
   it.each([
@@ -135,6 +157,7 @@ describe('decodeOpenAIChat chunks of the wrong shape', () => {
     ['choices', { id: 'r', choices: 'x' }],
     ['choices[0].index', choice({ index: 0.5, delta: {} })],
     ['choices[0].delta', choice({ delta: [] })],
+    ['choices[0].delta', choice({ delta: 5 })],
     ['choices[0].finish_reason', choice({ delta: {}, finish_reason: 1 })],
     ['choices[0].delta.content', choice({ delta: { content: 5 } })],
     ['choices[0].delta.content', choice({ delta: { content: [{ type: 'text', text: 5 }] } })],
