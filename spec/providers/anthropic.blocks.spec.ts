@@ -166,6 +166,20 @@ describe('decodeAnthropic content blocks', () => {
     ]);
   });
 
+  it('a delta type named like an inherited property is an unknown delta, not a kind', () => {
+    expect(
+      decode([
+        blockStart(0, { type: 'text', text: '' }),
+        delta(0, { type: 'toString' }),
+        delta(0, { type: 'constructor' }),
+        stop(0),
+      ]),
+    ).toEqual([
+      skipped('Anthropic delta "toString" is not decoded'),
+      skipped('Anthropic delta "constructor" is not decoded'),
+    ]);
+  });
+
   it('a stop for a block that never started warns once; a stopped block takes no more deltas', () => {
     expect(
       decode([

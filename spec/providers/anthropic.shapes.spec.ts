@@ -138,6 +138,9 @@ describe('decodeAnthropic event shapes', () => {
   it.each([
     ['model_context_window_exceeded', 'length'],
     ['a_reason_added_later', 'other'],
+    ['toString', 'other'],
+    ['constructor', 'other'],
+    ['__proto__', 'other'],
   ])('stop_reason %s → finish %s, raw kept', (raw, reason) => {
     expect(
       decode([messageStart, { type: 'message_delta', delta: { stop_reason: raw } }]).at(-1),

@@ -34,6 +34,10 @@ describe('decodeOpenAIChat finish reasons', () => {
     ['function_call', 'tool-calls', { type: 'completed', finishReason: 'tool-calls' }],
     ['content_filter', 'content-filter', { type: 'incomplete', reason: 'content-filter' }],
     ['pause_turn', 'other', { type: 'completed', finishReason: 'other' }],
+    // Names an object has by inheritance are not in the table either.
+    ['toString', 'other', { type: 'completed', finishReason: 'other' }],
+    ['constructor', 'other', { type: 'completed', finishReason: 'other' }],
+    ['__proto__', 'other', { type: 'completed', finishReason: 'other' }],
   ])('%s is finish %s', async (raw, reason, terminal) => {
     const events = await decode(sse(delta({}, raw), '[DONE]'));
     expect(events.slice(1)).toEqual([

@@ -69,7 +69,7 @@ export function createAnthropicBlocks(warn: WarnOnce) {
 
   function applyDelta(emit: Emit, index: number, delta: BlockDelta) {
     const block = open.get(index);
-    const kind = DELTA_KIND[delta.type];
+    const kind = Object.hasOwn(DELTA_KIND, delta.type) ? DELTA_KIND[delta.type] : undefined;
     // A skipped block's known deltas go with it; an unknown delta type is still named once.
     if (block?.kind === 'skipped' && kind !== undefined) return;
     if (kind === undefined)

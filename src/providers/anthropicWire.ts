@@ -95,7 +95,7 @@ const STOP_REASONS: Record<string, FinishReason> = {
 
 /** `stop_reason` as a finish reason; one it does not know is `other` (the raw value is kept). */
 export function finishReasonOfStop(stopReason: string): FinishReason {
-  return STOP_REASONS[stopReason] ?? 'other';
+  return Object.hasOwn(STOP_REASONS, stopReason) ? STOP_REASONS[stopReason] : 'other';
 }
 
 /**

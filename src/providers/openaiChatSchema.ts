@@ -152,7 +152,7 @@ const FINISH_REASONS: Record<string, FinishReason> = {
 
 /** Our finish reason for the wire's `finish_reason`; anything unlisted is `other`. */
 export function finishReasonOf(raw: string): FinishReason {
-  return FINISH_REASONS[raw] ?? 'other';
+  return Object.hasOwn(FINISH_REASONS, raw) ? FINISH_REASONS[raw] : 'other';
 }
 
 /**
