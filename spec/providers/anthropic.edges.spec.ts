@@ -1,23 +1,13 @@
 import type { StreamEvent } from '../../src/events';
 import { createAnthropicDecoder } from '../../src/providers/anthropic';
-import type { Emit } from '../../src/providers/decoder';
+import { decodePayloads } from './decodePayloads';
 
 // decodeAnthropic at the edges of a message: missing ids, repeated deltas, terminals with
 // blocks still open, and what follows a terminal.
 
 /** Runs the pure decoder over payload objects (one SSE message each, named by their type). */
-function decode(payloads: object[], { complete = true } = {}): StreamEvent[] {
-  const events: StreamEvent[] = [];
-  const emit: Emit = (event) => events.push(event);
-  const decoder = createAnthropicDecoder();
-  for (const payload of payloads)
-    decoder.next(
-      { event: (payload as { type: string }).type, data: JSON.stringify(payload) },
-      emit,
-    );
-  if (complete) decoder.complete(emit);
-  return events;
-}
+const decode = (payloads: object[], { complete = true } = {}): StreamEvent[] =>
+  decodePayloads(createAnthropicDecoder(), payloads, { complete, named: true });
 
 const messageStart = { type: 'message_start', message: { id: 'msg_1', model: 'claude' } };
 const start = { type: 'response-start', provider: 'anthropic', id: 'msg_1', model: 'claude' };

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { from } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
 import { createAnthropicDecoder, decodeAnthropic } from '../../src/providers/anthropic';
-import type { Emit } from '../../src/providers/decoder';
 import { streamEvents } from '../../src/streamEvents';
 import { collect } from '../helpers/bytes';
+import { decodePayloads } from './decodePayloads';
 
 const eventsOf = (name: string) =>
   collect(
@@ -17,18 +17,8 @@ const eventsOf = (name: string) =>
   );
 
 /** Runs the pure decoder over payload objects (one SSE message each, named by their type). */
-function decode(payloads: object[], { complete = true } = {}): StreamEvent[] {
-  const events: StreamEvent[] = [];
-  const emit: Emit = (event) => events.push(event);
-  const decoder = createAnthropicDecoder();
-  for (const payload of payloads)
-    decoder.next(
-      { event: (payload as { type: string }).type, data: JSON.stringify(payload) },
-      emit,
-    );
-  if (complete) decoder.complete(emit);
-  return events;
-}
+const decode = (payloads: object[], { complete = true } = {}): StreamEvent[] =>
+  decodePayloads(createAnthropicDecoder(), payloads, { complete, named: true });
 
 const messageStart = {
   type: 'message_start',

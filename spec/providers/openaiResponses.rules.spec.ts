@@ -1,16 +1,10 @@
 import type { StreamEvent } from '../../src/events';
-import type { Emit } from '../../src/providers/decoder';
 import { createOpenAIResponsesDecoder } from '../../src/providers/openaiResponses';
+import { decodePayloads } from './decodePayloads';
 
 /** Runs the pure decoder over payload objects (one SSE message each) and returns what it emitted. */
-function decode(payloads: object[], { complete = true } = {}): StreamEvent[] {
-  const events: StreamEvent[] = [];
-  const emit: Emit = (event) => events.push(event);
-  const decoder = createOpenAIResponsesDecoder();
-  for (const payload of payloads) decoder.next({ data: JSON.stringify(payload) }, emit);
-  if (complete) decoder.complete(emit);
-  return events;
-}
+const decode = (payloads: object[], options?: { complete?: boolean }): StreamEvent[] =>
+  decodePayloads(createOpenAIResponsesDecoder(), payloads, options);
 
 const created = { type: 'response.created', response: { id: 'resp_1', model: 'm' } };
 const start = { type: 'response-start', provider: 'openai-responses', id: 'resp_1', model: 'm' };

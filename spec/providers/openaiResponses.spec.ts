@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { from } from 'rxjs';
 import type { StreamEvent } from '../../src/events';
-import type { Emit } from '../../src/providers/decoder';
 import {
   createOpenAIResponsesDecoder,
   decodeOpenAIResponses,
 } from '../../src/providers/openaiResponses';
 import { streamEvents } from '../../src/streamEvents';
 import { collect } from '../helpers/bytes';
+import { decodePayloads } from './decodePayloads';
 
 const fixture = (name: string) =>
   readFileSync(join(__dirname, '../../fixtures/openai-responses', name));
@@ -18,14 +18,8 @@ const eventsOf = (name: string) =>
   );
 
 /** Runs the pure decoder over payload objects (one SSE message each) and returns what it emitted. */
-function decode(payloads: object[], { complete = true } = {}): StreamEvent[] {
-  const events: StreamEvent[] = [];
-  const emit: Emit = (event) => events.push(event);
-  const decoder = createOpenAIResponsesDecoder();
-  for (const payload of payloads) decoder.next({ data: JSON.stringify(payload) }, emit);
-  if (complete) decoder.complete(emit);
-  return events;
-}
+const decode = (payloads: object[], options?: { complete?: boolean }): StreamEvent[] =>
+  decodePayloads(createOpenAIResponsesDecoder(), payloads, options);
 
 const created = { type: 'response.created', response: { id: 'resp_1', model: 'm' } };
 const start = { type: 'response-start', provider: 'openai-responses', id: 'resp_1', model: 'm' };
