@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../src/events';
 import { createAnthropicDecoder } from '../../src/providers/anthropic';
-import { decodePayloads } from './decodePayloads';
+import { decodePayloads } from './decoderSupport';
 
 // decodeAnthropic at the edges of a message: missing ids, repeated deltas, terminals with
 // blocks still open, and what follows a terminal.

@@ -5,7 +5,7 @@ import type { StreamEvent } from '../../src/events';
 import { createAnthropicDecoder, decodeAnthropic } from '../../src/providers/anthropic';
 import { streamEvents } from '../../src/streamEvents';
 import { collect } from '../helpers/bytes';
-import { decodePayloads } from './decodePayloads';
+import { decodePayloads } from './decoderSupport';
 
 const eventsOf = (name: string) =>
   collect(

@@ -1,15 +1,6 @@
 import type { StreamEvent } from '../../src/events';
 import { createWarnOnce, parseJsonPayload } from '../../src/providers/decoder';
-
-/** The message of the SyntaxError this runtime's JSON.parse throws for `text`. */
-function jsonErrorOf(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return '';
-}
+import { jsonErrorOf } from './decoderSupport';
 
 describe('createWarnOnce', () => {
   it('one warning per (code, name) in a stream; `detail` only when given', () => {

@@ -3,6 +3,7 @@ import type { StreamEvent } from '../../src/events';
 import { createLlmRxDecoder, decodeLlmRx, isLlmRxMessage } from '../../src/providers/llmRx';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect } from '../helpers/bytes';
+import { jsonErrorOf } from './decoderSupport';
 
 const events: StreamEvent[] = [
   { type: 'response-start', provider: 'anthropic', id: 'm' },
@@ -20,16 +21,6 @@ function thrownBy(data: string): unknown {
     return error;
   }
   return undefined;
-}
-
-/** The message of the SyntaxError this runtime's JSON.parse throws for `text`. */
-function jsonErrorOf(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return '';
 }
 
 describe('decodeLlmRx', () => {

@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../src/events';
 import { createOpenAIResponsesDecoder } from '../../src/providers/openaiResponses';
-import { decodePayloads } from './decodePayloads';
+import { decodePayloads } from './decoderSupport';
 
 /** Runs the pure decoder over payload objects (one SSE message each) and returns what it emitted. */
 const decode = (payloads: object[], options?: { complete?: boolean }): StreamEvent[] =>

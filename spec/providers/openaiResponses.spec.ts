@@ -8,7 +8,7 @@ import {
 } from '../../src/providers/openaiResponses';
 import { streamEvents } from '../../src/streamEvents';
 import { collect } from '../helpers/bytes';
-import { decodePayloads } from './decodePayloads';
+import { decodePayloads } from './decoderSupport';
 
 const fixture = (name: string) =>
   readFileSync(join(__dirname, '../../fixtures/openai-responses', name));

@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../src/events';
 import { createOpenAIResponsesDecoder } from '../../src/providers/openaiResponses';
-import { decodePayloads } from './decodePayloads';
+import { decodePayloads } from './decoderSupport';
 
 // The text, reasoning and tool-call parts of the Responses decoder, through the decoder itself.
 

@@ -20,3 +20,13 @@ export function decodePayloads(
   if (complete) decoder.complete(emit);
   return events;
 }
+
+/** The message of the SyntaxError this runtime's JSON.parse throws for `text`. */
+export function jsonErrorOf(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return '';
+}
