@@ -108,12 +108,21 @@ export const ToolCallEvent = z.object({
 });
 export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
 
-/** The host app started running a tool. */
+/** A streaming tool call's arguments parsed so far (`partialToolInput`): complete keys only. */
+export const ToolInputPartialEvent = z.object({
+  type: z.literal('tool-input-partial'),
+  id: z.string(),
+  value: z.unknown(),
+});
+export type ToolInputPartialEvent = z.infer<typeof ToolInputPartialEvent>;
+
+/** A tool started: by the host app, or by the provider (`providerExecuted`: a server tool). */
 export const ToolStartEvent = z.object({
   type: z.literal('tool-start'),
   id: z.string(),
   name: z.optional(z.string()),
   args: z.optional(z.unknown()),
+  providerExecuted: z.optional(z.boolean()),
 });
 export type ToolStartEvent = z.infer<typeof ToolStartEvent>;
 
@@ -126,15 +135,38 @@ export const ToolUpdateEvent = z.object({
 });
 export type ToolUpdateEvent = z.infer<typeof ToolUpdateEvent>;
 
-/** A tool finished. */
+/** A tool finished (`providerExecuted` as on its `tool-start`). */
 export const ToolEndEvent = z.object({
   type: z.literal('tool-end'),
   id: z.string(),
   name: z.optional(z.string()),
   result: z.optional(z.unknown()),
   isError: z.optional(z.boolean()),
+  providerExecuted: z.optional(z.boolean()),
 });
 export type ToolEndEvent = z.infer<typeof ToolEndEvent>;
+
+/** A source the answer cites; `start` / `end` index the text when the wire says, `text` quotes it. */
+export const CitationEvent = z.object({
+  type: z.literal('citation'),
+  id: z.optional(z.string()),
+  url: z.optional(z.string()),
+  title: z.optional(z.string()),
+  text: z.optional(z.string()),
+  start: z.optional(z.number()),
+  end: z.optional(z.number()),
+});
+export type CitationEvent = z.infer<typeof CitationEvent>;
+
+/** Tool activity as a chat shows it (`channel(name, { progress: true })`); never final text. */
+export const ProgressEvent = z.object({
+  type: z.literal('progress'),
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(['running', 'done', 'error']),
+  title: z.optional(z.string()),
+});
+export type ProgressEvent = z.infer<typeof ProgressEvent>;
 
 /** Token accounting, as far as the wire reports it. */
 export const UsageEvent = z.object({
@@ -236,10 +268,13 @@ export const StreamEvent = z.discriminatedUnion('type', [
   ReasoningEndEvent,
   ToolInputStartEvent,
   ToolInputDeltaEvent,
+  ToolInputPartialEvent,
   ToolCallEvent,
   ToolStartEvent,
   ToolUpdateEvent,
   ToolEndEvent,
+  CitationEvent,
+  ProgressEvent,
   UsageEvent,
   FinishEvent,
   WarningEvent,
@@ -259,12 +294,3 @@ export type EventOf<T extends StreamEventType> = Extract<StreamEvent, { type: T 
 
 /** The three events that end a stream. */
 export type TerminalEvent = CompletedEvent | IncompleteEvent | FailedEvent;
-
-// The terminal helpers live beside the schemas, in terminalEvents.ts.
-export {
-  failedEvent,
-  failedFromError,
-  isTerminal,
-  terminalForFinish,
-  usageFields,
-} from './terminalEvents';

@@ -3,6 +3,7 @@
 // Events: schemas and types
 export {
   BlockEvent,
+  CitationEvent,
   CompletedEvent,
   FailedError,
   FailedEvent,
@@ -12,6 +13,7 @@ export {
   ProviderId,
   ReasoningDeltaEvent,
   ReasoningEndEvent,
+  ProgressEvent,
   ReasoningKind,
   ReasoningStartEvent,
   ResponseStartEvent,
@@ -23,16 +25,16 @@ export {
   ToolCallEvent,
   ToolEndEvent,
   ToolInputDeltaEvent,
+  ToolInputPartialEvent,
   ToolInputStartEvent,
   ToolStartEvent,
   ToolUpdateEvent,
   Usage,
   UsageEvent,
   WarningEvent,
-  isTerminal,
-  terminalForFinish,
 } from './events';
 export type { EventOf, StreamEventType, TerminalEvent } from './events';
+export { isTerminal, terminalForFinish } from './terminalEvents';
 
 // Errors
 export { LlmRxError, isLlmRxError } from './errors';

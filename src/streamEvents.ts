@@ -1,7 +1,8 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { isLlmRxError } from './errors';
-import { failedEvent, type ProviderId, type StreamEvent } from './events';
+import { type ProviderId, type StreamEvent } from './events';
+import { failedEvent } from './terminalEvents';
 import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';

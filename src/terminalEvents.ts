@@ -1,6 +1,6 @@
 // What every stage needs to know about terminal events: which events are terminal, the terminal
 // a `finish` earns, and the shapes shared by the decoders and ensureTerminal. The schemas and
-// types are in events.ts (which re-exports these).
+// types are in events.ts; this module imports only their types, so the two form no circle.
 
 import type {
   CompletedEvent,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { isTerminal, StreamEvent } from '../../src/events';
+import { StreamEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import { corpusDir, describeCorpus } from '../helpers/corpus';
 import { runCliInProcess } from './runCliInProcess';
 

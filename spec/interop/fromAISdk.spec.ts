@@ -1,4 +1,5 @@
-import { isTerminal, type StreamEvent } from '../../src/events';
+import { type StreamEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import { fromAISdk } from '../../src/interop/fromAISdk';
 import { collect } from '../helpers/bytes';
 import { aiSdkMajors, finishChunk } from '../helpers/aiSdkMajors';

@@ -1,4 +1,5 @@
-import { isTerminal, type StreamEvent } from '../../src/events';
+import { type StreamEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, randomSplits, utf8 } from '../helpers/bytes';
 import { describeCorpus, type Capture } from '../helpers/corpus';

@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../../src/events';
-import { isTerminal } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import type { ProviderName } from '../../src/providers/detect';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, randomSplits, utf8 } from '../helpers/bytes';

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
-import { isTerminal, type StreamEvent, type TerminalEvent } from '../../src/events';
+import { type StreamEvent, type TerminalEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import { streamEvents, type StreamEventsOptions } from '../../src/streamEvents';
 import { abortListenerCount, countingScheduler, faultyResponse } from './leakCheck';
 import { body, wireSamples, type WireSample } from './wires';

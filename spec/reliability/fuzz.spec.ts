@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { isTerminal, type StreamEvent } from '../../src/events';
+import { type StreamEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import type { ProviderName } from '../../src/providers/detect';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, splitAt } from '../helpers/bytes';

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { isTerminal, type StreamEvent } from '../../src/events';
+import { type StreamEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, randomSplits, utf8 } from '../helpers/bytes';
 

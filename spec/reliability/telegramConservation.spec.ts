@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { lastValueFrom, toArray } from 'rxjs';
 import { channel } from '../../src/channels/channel';
-import { isTerminal, type StreamEvent } from '../../src/events';
+import { type StreamEvent } from '../../src/events';
+import { isTerminal } from '../../src/terminalEvents';
 import { streamEvents } from '../../src/streamEvents';
 import { joinMismatch } from '../helpers/markdownChecks';
 import { deltaSizes, markdown, splitText } from '../chunking/markdownArbitrary';

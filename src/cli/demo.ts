@@ -1,5 +1,5 @@
 import type { ChannelName } from '../channels/presets';
-import { isTerminal } from '../events';
+import { isTerminal } from '../terminalEvents';
 import { CliUsageError } from './args';
 import { loadCapture } from './capture';
 import { describeEvent, formatTime, paint, type CliOutput, type Style } from './render';

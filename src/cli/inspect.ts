@@ -1,4 +1,5 @@
-import { isTerminal, type StreamEvent } from '../events';
+import { type StreamEvent } from '../events';
+import { isTerminal } from '../terminalEvents';
 import type { ProviderName } from '../providers/detect';
 import { loadCapture } from './capture';
 import { describeEvent, paint, type CliOutput } from './render';

@@ -1,4 +1,5 @@
-import { isTerminal, type StreamEvent } from '../events';
+import { type StreamEvent } from '../events';
+import { isTerminal } from '../terminalEvents';
 import type { TimedEvent } from './decode';
 
 /** Where the CLI writes, and what the terminal can do. */

@@ -1,4 +1,5 @@
-import { failedEvent, type FailedEvent } from '../events';
+import { type FailedEvent } from '../events';
+import { failedEvent } from '../terminalEvents';
 
 /**
  * The idle rule of ensureTerminal and followLog in one place: what a stream ends with when no

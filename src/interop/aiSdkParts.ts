@@ -1,10 +1,5 @@
-import {
-  failedEvent,
-  terminalForFinish,
-  type FinishEvent,
-  type StreamEvent,
-  type TerminalEvent,
-} from '../events';
+import { type FinishEvent, type StreamEvent, type TerminalEvent } from '../events';
+import { failedEvent, terminalForFinish } from '../terminalEvents';
 import {
   failedOf,
   finishOf,

@@ -1,12 +1,12 @@
 import { errorMessage } from '../errors';
 import {
-  failedEvent,
   FinishReason,
   type FinishEvent,
   type StreamEvent,
   type TerminalEvent,
   type UsageEvent,
 } from '../events';
+import { failedEvent } from '../terminalEvents';
 
 // The AI SDK's stream parts as llm-rx reads them (the mapper is aiSdkParts.ts): structural copies of the fields used, taken
 // from `TextStreamPart` of `ai` 6 (`fullStream`) and of `ai` 7 (`stream`). No import of `ai`.

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import type { StreamEvent } from '../events';
-import { failedEvent } from '../events';
+import { failedEvent } from '../terminalEvents';
 import { parseOptions, signalOption } from '../internal/options';
 import { AISdkPartMapper, type AISdkStreamPart, type EmitEvent } from './aiSdkParts';
 import { messageOf } from './aiSdkValues';

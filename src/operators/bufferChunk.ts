@@ -7,7 +7,8 @@ import {
   minNotAboveMax,
   type ChunkBlock,
 } from '../chunking/chunkingOptions';
-import { isTerminal, type StreamEvent } from '../events';
+import { type StreamEvent } from '../events';
+import { isTerminal } from '../terminalEvents';
 import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 

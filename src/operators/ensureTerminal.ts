@@ -1,16 +1,13 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { abortError } from '../errors';
+import type { FinishEvent, StreamEvent, TerminalEvent, UsageEvent } from '../events';
 import {
   failedEvent,
   failedFromError,
   isTerminal as importedIsTerminal,
   terminalForFinish,
-  type FinishEvent,
-  type StreamEvent,
-  type TerminalEvent,
-  type UsageEvent,
-} from '../events';
+} from '../terminalEvents';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption, signalOption } from '../internal/options';
 import { stalledEvent } from '../internal/stalledEvent';

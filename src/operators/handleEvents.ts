@@ -1,7 +1,8 @@
 import { Subscription, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import { errorMessage, LlmRxError } from '../errors';
-import { isTerminal, StreamEvent, type StreamEventType, type WarningEvent } from '../events';
+import { StreamEvent, type StreamEventType, type WarningEvent } from '../events';
+import { isTerminal } from '../terminalEvents';
 import { createOperator } from '../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 import { runHandler, type EventHandler } from '../internal/runHandler';

@@ -1,7 +1,8 @@
 import { defer, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
-import { isTerminal, type FailedEvent, type StreamEvent, type WarningEvent } from '../events';
+import { type FailedEvent, type StreamEvent, type WarningEvent } from '../events';
+import { isTerminal } from '../terminalEvents';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
 import { ensureTerminal } from './ensureTerminal';
 

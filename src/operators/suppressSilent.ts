@@ -1,6 +1,7 @@
 import type { MonoTypeOperatorFunction } from 'rxjs';
 import * as z from 'zod/mini';
-import { isTerminal, type StreamEvent, type TextEndEvent, type TextStartEvent } from '../events';
+import { type StreamEvent, type TextEndEvent, type TextStartEvent } from '../events';
+import { isTerminal } from '../terminalEvents';
 import { createOperator, type OperatorStage } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import {

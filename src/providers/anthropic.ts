@@ -1,12 +1,11 @@
 import type { OperatorFunction } from 'rxjs';
 import {
-  terminalForFinish,
-  usageFields,
   type CompletedEvent,
   type FinishEvent,
   type StreamEvent,
   type UsageEvent,
 } from '../events';
+import { terminalForFinish, usageFields } from '../terminalEvents';
 import type { SseMessage } from '../source/fromSse';
 import { createAnthropicBlocks } from './anthropicBlocks';
 import {

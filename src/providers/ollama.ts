@@ -1,5 +1,6 @@
 import type { OperatorFunction } from 'rxjs';
-import { terminalForFinish, type FinishEvent, type StreamEvent, type UsageEvent } from '../events';
+import { type FinishEvent, type StreamEvent, type UsageEvent } from '../events';
+import { terminalForFinish } from '../terminalEvents';
 import { excerpt } from '../source/excerpt';
 import { createWarnOnce, decoderOperator, type Emit, type WireDecoder } from './decoder';
 import { KNOWN_MESSAGE_FIELDS, OllamaLine, type OllamaToolCall } from './ollamaWire';

@@ -1,13 +1,8 @@
 import type { OperatorFunction } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
-import {
-  terminalForFinish,
-  type FailedEvent,
-  type FinishEvent,
-  type StreamEvent,
-  type UsageEvent,
-} from '../events';
+import { type FailedEvent, type FinishEvent, type StreamEvent, type UsageEvent } from '../events';
+import { terminalForFinish } from '../terminalEvents';
 import type { SseMessage } from '../source/fromSse';
 import * as decoderModule from './decoder';
 import type { Emit, WireDecoder } from './decoder';

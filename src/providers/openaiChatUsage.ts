@@ -1,4 +1,5 @@
-import { usageFields, type CompletedEvent, type UsageEvent } from '../events';
+import { type CompletedEvent, type UsageEvent } from '../events';
+import { usageFields } from '../terminalEvents';
 import type { Chunk, ChunkUsage } from './openaiChatSchema';
 
 // Where an OpenAI-compatible stream reports usage, and how it becomes one `usage` event.

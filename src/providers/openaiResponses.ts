@@ -1,11 +1,6 @@
 import type { OperatorFunction } from 'rxjs';
-import {
-  terminalForFinish,
-  type FinishEvent,
-  type StreamEvent,
-  type TerminalEvent,
-  type UsageEvent,
-} from '../events';
+import { type FinishEvent, type StreamEvent, type TerminalEvent, type UsageEvent } from '../events';
+import { terminalForFinish } from '../terminalEvents';
 import type { SseMessage } from '../source/fromSse';
 import {
   createWarnOnce,

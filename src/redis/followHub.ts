@@ -1,6 +1,6 @@
 import type { Subscriber } from 'rxjs';
 import { LlmRxError } from '../errors';
-import { isTerminal } from '../events';
+import { isTerminal } from '../terminalEvents';
 import type { LoggedEvent } from '../relay/log/eventLog';
 import type { RedisClientLike, ResolvedRedisEventLogOptions, StreamKeys } from './options';
 import { answerDeadlineMs, withDeadline } from './deadline';

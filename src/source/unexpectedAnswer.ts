@@ -1,5 +1,6 @@
 import { isRetryableHttpStatus } from '../errors';
-import { failedEvent, type FailedEvent } from '../events';
+import { type FailedEvent } from '../events';
+import { failedEvent } from '../terminalEvents';
 import { openChunkReader, type ChunkReader } from './byteSource';
 import { excerpt } from './excerpt';
 import { providerMessageOf, retryAfterMsOf } from './httpError';

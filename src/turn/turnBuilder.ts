@@ -1,8 +1,4 @@
 import {
-  failedEvent,
-  isTerminal,
-  terminalForFinish,
-  usageFields,
   type FinishEvent,
   type FinishReason,
   type ReasoningKind,
@@ -14,6 +10,7 @@ import {
   type UsageEvent,
   type WarningEvent,
 } from '../events';
+import { failedEvent, isTerminal, terminalForFinish, usageFields } from '../terminalEvents';
 
 /** One reasoning entry of a turn: everything one `reasoning-start` … `reasoning-end` carried. */
 export interface TurnReasoning {

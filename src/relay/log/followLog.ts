@@ -1,6 +1,7 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { type StreamEvent } from '../../events';
+import { failedFromError, isTerminal } from '../../terminalEvents';
 import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
 import { stalledEvent } from '../../internal/stalledEvent';
 import type { EventLog } from './eventLog';

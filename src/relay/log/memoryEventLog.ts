@@ -1,7 +1,8 @@
 import { NEVER, Observable, type SchedulerLike, type Subscriber } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../../errors';
-import { isTerminal, type StreamEvent } from '../../events';
+import { type StreamEvent } from '../../events';
+import { isTerminal } from '../../terminalEvents';
 import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
 import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from './eventLog';
 import { checkResumePosition, pastTheEnd, unknownStream, streamExists } from './errors';

@@ -1,7 +1,8 @@
 import { Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../../errors';
-import { failedEvent, failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { type StreamEvent } from '../../events';
+import { failedEvent, failedFromError, isTerminal } from '../../terminalEvents';
 import { parseOptions } from '../../internal/options';
 import type { EventLog, EventLogWriter } from './eventLog';
 

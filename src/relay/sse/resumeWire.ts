@@ -1,13 +1,11 @@
 import { Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import {
-  failedEvent,
-  failedFromError,
-  isTerminal,
   type FailedEvent,
   type StreamEvent,
   type TerminalEvent,
   type WarningEvent,
 } from '../../events';
+import { failedEvent, failedFromError, isTerminal } from '../../terminalEvents';
 
 /**
  * One event of a connection to llm-rx's wire: `id` is its position (the SSE `id:`), `undefined`

@@ -1,6 +1,7 @@
 import type { OperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
-import { failedFromError, isTerminal, type StreamEvent } from '../../events';
+import { type StreamEvent } from '../../events';
+import { failedFromError, isTerminal } from '../../terminalEvents';
 import { createOperator } from '../../internal/createOperator';
 import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
 

@@ -1,6 +1,7 @@
 import { concat, map, of, type Observable, type OperatorFunction } from 'rxjs';
 import * as z from 'zod/mini';
-import { failedFromError, type StreamEvent } from '../../events';
+import { type StreamEvent } from '../../events';
+import { failedFromError } from '../../terminalEvents';
 import { createOperator } from '../../internal/createOperator';
 import { parseOptions } from '../../internal/options';
 

@@ -1,14 +1,11 @@
 import {
-  failedEvent,
-  isTerminal,
-  terminalForFinish,
-  usageFields,
   type FinishEvent,
   type StreamEvent,
   type TerminalEvent,
   type Usage,
   type UsageEvent,
 } from '../../events';
+import { failedEvent, isTerminal, terminalForFinish, usageFields } from '../../terminalEvents';
 import type { UIFinishReason, UIMessageChunk } from './uiMessageChunk';
 
 /** Where the framer puts the chunks it writes. */
