@@ -89,10 +89,28 @@ describe('src/ structure', () => {
   });
 
   it('the stages before the sinks import no sink (relay, redis, delivery, channels, render)', () => {
-    const sinks = ['relay', 'redis', 'delivery', 'channels', 'render'];
+    const sinks = ['relay', 'redis', 'delivery', 'platforms', 'channels', 'render'];
     for (const stage of ['source', 'providers', 'operators', 'chunking', 'text', 'interop']) {
       expect(importingAny(stage, sinks)).toEqual([]);
     }
+  });
+
+  it("an app's code lives in its folder: delivery/ imports no app, no app imports another", () => {
+    const apps = readdirSync(join(src, 'platforms'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(apps.length).toBeGreaterThanOrEqual(4);
+    expect(importingAny('delivery', ['platforms'])).toEqual([]);
+    for (const app of apps) {
+      const others = apps.filter((other) => other !== app).map((other) => `platforms/${other}`);
+      expect(importingAny(`platforms/${app}`, [...others, 'platforms/index'])).toEqual([]);
+    }
+    // Outside its folder no file is named after an app (render/ is keyed by format, not by app).
+    const appNamed = new RegExp(`^(${apps.join('|')})[A-Z]`);
+    const strays = files
+      .filter(({ name }) => !name.startsWith('platforms/') && !name.startsWith('render/'))
+      .filter(({ name }) => appNamed.test(name.split('/').pop() ?? ''));
+    expect(strays.map(({ name }) => name)).toEqual([]);
   });
 
   it('nothing in src imports the AI SDK (its parts and chunks are read by their shape)', () => {

@@ -162,27 +162,27 @@ export type { DeliverOptions } from './delivery/deliver';
 export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
-export { telegramTransport } from './delivery/telegramTransport';
+export { telegramTransport } from './platforms/telegram/telegramTransport';
 export type {
   TelegramRef,
   TelegramTransport,
   TelegramTransportOptions,
-} from './delivery/telegramTransport';
-export { slackTransport } from './delivery/slackTransport';
-export type { SlackTransport, SlackTransportOptions } from './delivery/slackTransport';
-export { discordTransport } from './delivery/discordTransport';
+} from './platforms/telegram/telegramTransport';
+export { slackTransport } from './platforms/slack/slackTransport';
+export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export { discordTransport } from './platforms/discord/discordTransport';
 export type {
   DiscordMessageRef,
   DiscordTransport,
   DiscordTransportOptions,
-} from './delivery/discordTransport';
-export { teamsTransport } from './delivery/teamsTransport';
+} from './platforms/discord/discordTransport';
+export { teamsTransport } from './platforms/teams/teamsTransport';
 export type {
   TeamsMessagePart,
   TeamsMessageRef,
   TeamsTransport,
   TeamsTransportOptions,
-} from './delivery/teamsTransport';
+} from './platforms/teams/teamsTransport';
 export type {
   DeliveryFailedReport,
   DeliveryLedger,

@@ -8,7 +8,7 @@ import { Observable, filter, lastValueFrom, tap } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
-import { telegramTransport } from '../../src/delivery/telegramTransport';
+import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import type { StreamEvent } from '../../src/events';
 import type { EventLog } from '../../src/relay/log/eventLog';
 import { followLog } from '../../src/relay/log/followLog';

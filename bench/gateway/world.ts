@@ -1,13 +1,13 @@
 // The gateway bench's world, in a process of its own so that its CPU is not the gateway's: the
 // model provider (an SSE server streaming each reply at model pace), the fake Telegram Bot API
-// (spec/helpers/fakeBotApi.ts) and the browsers of the web path (SSE clients). It times what
+// (spec/helpers/telegram/fakeBotApi.ts) and the browsers of the web path (SSE clients). It times what
 // the user sees, with its own clock on both ends (send and visibility).
 // Driven over IPC by bench/gateway/main.ts.
 
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
-import { startFakeBotApi, type FakeBotApi } from '../../spec/helpers/fakeBotApi';
+import { startFakeBotApi, type FakeBotApi } from '../../spec/helpers/telegram/fakeBotApi';
 import { CLOSING, contentChunk, OPENING, type Reply } from './replies';
 import { lettersOf, ReplyTrace } from './visibility';
 

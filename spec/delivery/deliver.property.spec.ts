@@ -3,9 +3,9 @@ import { concatMap, from, lastValueFrom, map, timer, toArray } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
-import { telegramTransport } from '../../src/delivery/telegramTransport';
+import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import { expectDeliveredAsPlanned, expectPlannedFormatting } from '../helpers/deliveryChecks';
-import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi, type FakeBotApi } from '../helpers/telegram/fakeBotApi';
 
 const token = '99:PROPERTY-SECRET';
 

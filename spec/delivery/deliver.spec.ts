@@ -1,10 +1,10 @@
 import { lastValueFrom, of, Subject, toArray, type Observable } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { deliver } from '../../src/delivery/deliver';
-import { telegramTransport } from '../../src/delivery/telegramTransport';
+import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import type { DeliveryReport, DeliveryTransport } from '../../src/delivery/types';
 import { LlmRxError } from '../../src/errors';
-import { startFakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
 
 const send = (message: number, text: string): MessageEdit => ({ op: 'send', message, text });
 const reportsOf = (reports$: Observable<DeliveryReport>) => lastValueFrom(reports$.pipe(toArray()));

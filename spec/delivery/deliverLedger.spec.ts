@@ -17,12 +17,12 @@ import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
 import { memoryLedger } from '../../src/delivery/memoryLedger';
-import { telegramTransport } from '../../src/delivery/telegramTransport';
+import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import type { DeliveryLedger, DeliveryReport } from '../../src/delivery/types';
 import type { StreamEvent } from '../../src/events';
 import { streamEvents } from '../../src/streamEvents';
 import { expectDeliveredAsPlanned } from '../helpers/deliveryChecks';
-import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi, type FakeBotApi } from '../helpers/telegram/fakeBotApi';
 import { startInterceptingProxy, type Interception } from '../helpers/interceptingProxy';
 
 const token = '777:LEDGER-SECRET';

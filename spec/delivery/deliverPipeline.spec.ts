@@ -5,17 +5,17 @@ import { channel } from '../../src/channels/channel';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
-import { slackTransport } from '../../src/delivery/slackTransport';
-import { telegramTransport } from '../../src/delivery/telegramTransport';
+import { slackTransport } from '../../src/platforms/slack/slackTransport';
+import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import type { DeliveryReport } from '../../src/delivery/types';
 import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 import { streamEvents } from '../../src/streamEvents';
 import { describeCorpus } from '../helpers/corpus';
 import { expectDeliveredAsPlanned, expectPlannedFormatting } from '../helpers/deliveryChecks';
-import { startFakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
 import { seededRandom } from '../helpers/seededRandom';
-import { startFakeSlackApi } from '../helpers/fakeSlackApi';
+import { startFakeSlackApi } from '../helpers/slack/fakeSlackApi';
 
 const token = '4242:PIPELINE-SECRET';
 const demoSse = readFileSync(

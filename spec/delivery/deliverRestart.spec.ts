@@ -11,7 +11,7 @@ import { redisEventLog, redisLedger } from '../../src/redis';
 import { recordTo } from '../../src/relay/log/recordTo';
 import { streamEvents } from '../../src/streamEvents';
 import { expectDeliveredAsPlanned } from '../helpers/deliveryChecks';
-import { startFakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
 import { startInterceptingProxy } from '../helpers/interceptingProxy';
 import { describeRedis } from '../helpers/redisServer';
 import { restartPipeline } from './children/restartPipeline';

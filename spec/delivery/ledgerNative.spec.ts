@@ -2,16 +2,16 @@ import { concat, from, lastValueFrom, NEVER, toArray, type Observable } from 'rx
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { deliver } from '../../src/delivery/deliver';
 import { DeliveryError } from '../../src/delivery/errors';
-import { discordTransport } from '../../src/delivery/discordTransport';
+import { discordTransport } from '../../src/platforms/discord/discordTransport';
 import { memoryLedger } from '../../src/delivery/memoryLedger';
-import { slackTransport } from '../../src/delivery/slackTransport';
-import { teamsTransport } from '../../src/delivery/teamsTransport';
-import { telegramTransport } from '../../src/delivery/telegramTransport';
+import { slackTransport } from '../../src/platforms/slack/slackTransport';
+import { teamsTransport } from '../../src/platforms/teams/teamsTransport';
+import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import type { DeliveryReport, DeliveryTransport } from '../../src/delivery/types';
-import { startFakeBotApi } from '../helpers/fakeBotApi';
-import { startFakeDiscordApi } from '../helpers/fakeDiscordApi';
-import { startFakeSlackApi } from '../helpers/fakeSlackApi';
-import { startFakeTeamsApi } from '../helpers/fakeTeamsApi';
+import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
+import { startFakeDiscordApi } from '../helpers/discord/fakeDiscordApi';
+import { startFakeSlackApi } from '../helpers/slack/fakeSlackApi';
+import { startFakeTeamsApi } from '../helpers/teams/fakeTeamsApi';
 import { rejectionOf, transportCall } from '../helpers/transportCall';
 
 // Each transport in its native mode: a first run stopped after its first message and while a

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { answerInDiscord, answerInTeams } from '../../examples/discord-teams/answer';
 import { collectTurn, renderMarkdown, streamEvents } from '../../src/index';
-import { startFakeDiscordApi, type FakeDiscordApi } from '../helpers/fakeDiscordApi';
-import { startFakeTeamsApi, type FakeTeamsApi } from '../helpers/fakeTeamsApi';
+import { startFakeDiscordApi, type FakeDiscordApi } from '../helpers/discord/fakeDiscordApi';
+import { startFakeTeamsApi, type FakeTeamsApi } from '../helpers/teams/fakeTeamsApi';
 
 // docs/discord-teams.md: its example (examples/discord-teams/answer.ts) against the fakes.
 const sse = readFileSync(

@@ -10,7 +10,7 @@ import {
   renderMarkdown,
   streamEvents,
 } from '../../src/index';
-import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi, type FakeBotApi } from '../helpers/telegram/fakeBotApi';
 
 // docs/restart.md: its example (examples/restart/deliverReply.ts) stopped mid-answer and run
 // again with the same log and ledger, against the fake Bot API.

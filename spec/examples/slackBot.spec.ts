@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { answerInSlack, type SlackMention } from '../../examples/slack-bot/answer';
 import { collectTurn, renderMarkdown, streamEvents } from '../../src/index';
-import { startFakeSlackApi, type FakeSlackApi } from '../helpers/fakeSlackApi';
+import { startFakeSlackApi, type FakeSlackApi } from '../helpers/slack/fakeSlackApi';
 
 // docs/slack-bot.md: its example (examples/slack-bot/answer.ts) against the fake Slack Web API.
 const token = 'xoxb-GUIDE-SECRET';

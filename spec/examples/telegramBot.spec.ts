@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { answerInTelegram } from '../../examples/telegram-bot/answer';
 import { collectTurn, renderMarkdown, streamEvents } from '../../src/index';
-import { startFakeBotApi, type FakeBotApi } from '../helpers/fakeBotApi';
+import { startFakeBotApi, type FakeBotApi } from '../helpers/telegram/fakeBotApi';
 
 // docs/telegram-bot.md: its example (examples/telegram-bot/answer.ts) against the fake Bot API.
 const token = '4242:GUIDE-SECRET';

@@ -7,7 +7,7 @@ import { concatMap, map, of, Subject, take, tap } from 'rxjs';
 import { channel } from '../../../src/channels/channel';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
 import { deliver } from '../../../src/delivery/deliver';
-import { telegramTransport } from '../../../src/delivery/telegramTransport';
+import { telegramTransport } from '../../../src/platforms/telegram/telegramTransport';
 import { redisEventLog, redisLedger } from '../../../src/redis';
 import { followLog } from '../../../src/relay/log/followLog';
 import { restartPipeline } from './restartPipeline';

@@ -1,0 +1,261 @@
+import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
+import type { TransportCall } from '../../../src/delivery/types';
+import { startFakeJsonServer, type FakeAnswer, type FakeServerOptions } from '../fakeJsonServer';
+
+/** One message as the fake Slack API holds it, with every text it showed, in order. */
+export interface FakeSlackMessage {
+  ts: string;
+  /** What it shows: a stream's appended markdown joined, or the last posted / updated text. */
+  text: string;
+  /** Every text it showed (a stream: after each start, append and stop). */
+  history: string[];
+  /** Streams only: the `markdown_text` of its start, appends and stop, in order. */
+  chunks?: string[];
+  /** Streams only: live, stopped by the app, or closed by the fake (its lifetime passed). */
+  stream?: 'streaming' | 'stopped' | 'expired';
+  /** Streams only: how many `chat.stopStream` calls it took (the right number is one). */
+  stops?: number;
+  startedAt?: number;
+  threadTs?: string;
+}
+
+/** Settings of {@link startFakeSlackApi}. */
+export interface FakeSlackApiOptions extends FakeServerOptions {
+  token: string;
+  /** Channels that exist; others get `channel_not_found`. Ids starting with `D` are DMs. */
+  channels: string[];
+  /** Least time between two handled calls to one channel; closer ones get 429. @defaultValue 20 */
+  minIntervalMs?: number;
+  /** The length of a rate-limit window (Slack: a minute), to scale the tiers. @defaultValue 60000 */
+  tierWindowMs?: number;
+  /** How long a stream accepts appends after its start (Slack: about 5 min). @defaultValue 300000 */
+  streamLifetimeMs?: number;
+  /** Forced answers, by request number (0-based) and method: a 429 or a 500 before anything is done. */
+  fault?: (request: number, method: string) => 'rate-limit' | 'server-error' | undefined;
+  /** `Retry-After` (seconds) for a forced 429. @defaultValue 0.01 */
+  forcedRetryAfterSeconds?: number;
+}
+
+/** Calls per window, by method (docs.slack.dev method pages: Tier 2 20+/min, 3 50+, 4 100+). */
+const TIER_LIMITS: Record<string, number> = {
+  'chat.startStream': 20,
+  'chat.stopStream': 20,
+  'chat.update': 50,
+  'chat.delete': 50,
+  'chat.appendStream': 100,
+};
+
+const STREAM_CHARS = 12000;
+const POSTED_CHARS = 40000;
+
+/**
+ * A fake Slack Web API on 127.0.0.1 with the rules docs.slack.dev states, each enforced here:
+ *
+ * - Auth: a Bearer token; none → `not_authed`, another → `invalid_auth` (HTTP 200, `ok:false`).
+ * - Rate limits (docs.slack.dev/apis/web-api/rate-limits): HTTP 429 with
+ *   `{"ok":false,"error":"ratelimited"}` and `Retry-After` in seconds; "posting messages: 1 per
+ *   second" per channel (here `minIntervalMs`, for every chat method), and the method tiers per
+ *   window (`tierWindowMs`): `startStream` / `stopStream` Tier 2 (20), `update` / `delete` Tier 3
+ *   (50), `appendStream` Tier 4 (100).
+ * - `chat.startStream` (method page): `thread_ts` required ("streamed messages should always be
+ *   replies to a user request", else `invalid_arguments`); `recipient_team_id` and
+ *   `recipient_user_id` "required when streaming to channels" — outside a DM a missing one is
+ *   `missing_recipient_team_id` / `missing_recipient_user_id` (the codes Slack returns, as
+ *   reported by apps that hit them).
+ * - `markdown_text`: "limit this field to 12,000 characters" (start, append, stop) → `msg_too_long`
+ *   past it; `chat.appendStream` requires it; its text "is appended to the message received so
+ *   far", and so is a stop's.
+ * - Stream lifetime: Slack closes a stream about five minutes after its start even while appends
+ *   come (slackapi/node-slack-sdk#2702, python-slack-sdk#1859; the Chat SDK rotates at four);
+ *   here `streamLifetimeMs`. An append or stop after it, or after a stop, gets
+ *   `message_not_in_streaming_state` (listed in the method's errors); an unknown ts
+ *   `message_not_found`.
+ * - `chat.postMessage` / `chat.update`: `no_text`, `msg_too_long` past 40,000 characters,
+ *   `message_not_found`. Assumed, not documented: `chat.update` of a stream still live is
+ *   `cant_update_message` (the app must stop it first).
+ */
+export async function startFakeSlackApi(options: FakeSlackApiOptions) {
+  const { token, minIntervalMs = 20, fault, forcedRetryAfterSeconds = 0.01 } = options;
+  const { tierWindowMs = 60000, streamLifetimeMs = 300000 } = options;
+  const channels = new Map<string, FakeSlackMessage[]>(options.channels.map((c) => [c, []]));
+  const lastHandledAt = new Map<string, number>();
+  const calls = new Map<string, number[]>();
+  const counts = { requests: 0, rateLimited: 0, byMethod: {} as Record<string, number> };
+  /** Every `ok:false` answer's error code, in order. */
+  const rejected: string[] = [];
+  let nextTs = 1;
+
+  const answer = (body: unknown, status = 200, headers?: Record<string, string>): FakeAnswer => ({
+    status,
+    headers,
+    body,
+  });
+  const fail = (error: string, status = 200) => {
+    rejected.push(error);
+    return answer({ ok: false, error }, status);
+  };
+  const rateLimited = (seconds: number) => {
+    counts.rateLimited++;
+    rejected.push('ratelimited');
+    return answer({ ok: false, error: 'ratelimited' }, 429, { 'retry-after': String(seconds) });
+  };
+  const streamState = (message: FakeSlackMessage, now: number) => {
+    if (message.stream === 'streaming' && now - message.startedAt! > streamLifetimeMs)
+      message.stream = 'expired';
+    return message.stream;
+  };
+  const tooLong = (text: unknown, limit: number) => typeof text === 'string' && text.length > limit;
+
+  const handle = (path: string, auth: string | undefined, body: any): FakeAnswer => {
+    const n = counts.requests++;
+    const method = path.replace(/^\/api\//, '');
+    counts.byMethod[method] = (counts.byMethod[method] ?? 0) + 1;
+    if (!auth) return fail('not_authed');
+    if (auth !== `Bearer ${token}`) return fail('invalid_auth');
+    const forced = fault?.(n, method);
+    if (forced === 'server-error') return fail('internal_error', 500);
+    if (forced === 'rate-limit') return rateLimited(forcedRetryAfterSeconds);
+    const messages = channels.get(body.channel);
+    if (!messages) return fail('channel_not_found');
+    const now = performance.now();
+    const waitMs = (lastHandledAt.get(body.channel) ?? -Infinity) + minIntervalMs - now;
+    if (waitMs > 0) return rateLimited(waitMs / 1000);
+    const window = (calls.get(method) ?? []).filter((at) => at > now - tierWindowMs);
+    calls.set(method, window);
+    if (window.length >= (TIER_LIMITS[method] ?? Infinity))
+      return rateLimited((window[0] + tierWindowMs - now) / 1000);
+    window.push(now);
+    lastHandledAt.set(body.channel, now);
+    const find = () => messages.find((m) => m.ts === body.ts);
+    const newTs = () => `${1700000000 + nextTs++}.000100`;
+
+    switch (method) {
+      case 'chat.postMessage': {
+        if (typeof body.text !== 'string' || body.text === '') return fail('no_text');
+        if (tooLong(body.text, POSTED_CHARS)) return fail('msg_too_long');
+        const message = { ts: newTs(), text: body.text, history: [body.text] };
+        messages.push(message);
+        return answer({ ok: true, channel: body.channel, ts: message.ts });
+      }
+      case 'chat.update': {
+        const message = find();
+        if (!message) return fail('message_not_found');
+        if (typeof body.text !== 'string' || body.text === '') return fail('no_text');
+        if (tooLong(body.text, POSTED_CHARS)) return fail('msg_too_long');
+        if (streamState(message, now) === 'streaming') return fail('cant_update_message');
+        message.text = body.text;
+        message.history.push(body.text);
+        return answer({ ok: true, channel: body.channel, ts: message.ts, text: body.text });
+      }
+      case 'chat.delete': {
+        const index = messages.findIndex((m) => m.ts === body.ts);
+        if (index < 0) return fail('message_not_found');
+        messages.splice(index, 1);
+        return answer({ ok: true, channel: body.channel, ts: body.ts });
+      }
+      case 'chat.startStream': {
+        if (typeof body.thread_ts !== 'string') return fail('invalid_arguments');
+        if (!body.channel.startsWith('D')) {
+          if (!body.recipient_team_id) return fail('missing_recipient_team_id');
+          if (!body.recipient_user_id) return fail('missing_recipient_user_id');
+        }
+        if (tooLong(body.markdown_text, STREAM_CHARS)) return fail('msg_too_long');
+        const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
+        const message: FakeSlackMessage = {
+          ts: newTs(),
+          text,
+          history: [text],
+          chunks: [text],
+          stream: 'streaming',
+          stops: 0,
+          startedAt: now,
+          threadTs: body.thread_ts,
+        };
+        messages.push(message);
+        return answer({ ok: true, channel: body.channel, ts: message.ts });
+      }
+      case 'chat.appendStream':
+      case 'chat.stopStream': {
+        const message = find();
+        if (!message || !message.chunks) return fail('message_not_found');
+        const appending = method === 'chat.appendStream';
+        if (appending && (typeof body.markdown_text !== 'string' || body.markdown_text === ''))
+          return fail('invalid_arguments');
+        if (tooLong(body.markdown_text, STREAM_CHARS)) return fail('msg_too_long');
+        if (streamState(message, now) !== 'streaming')
+          return fail('message_not_in_streaming_state');
+        const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
+        message.chunks.push(text);
+        message.text += text;
+        message.history.push(message.text);
+        if (!appending) {
+          message.stream = 'stopped';
+          message.stops!++;
+        }
+        return answer({ ok: true, channel: body.channel, ts: message.ts });
+      }
+      default:
+        return fail('unknown_method', 404);
+    }
+  };
+
+  const server = await startFakeJsonServer(
+    ({ path, headers, body }) => handle(path, headers.authorization, body),
+    options,
+  );
+  return {
+    apiBase: server.base,
+    /** Messages per channel, in the order they were posted. */
+    channels,
+    counts,
+    rejected,
+    close: server.close,
+  };
+}
+
+/** What a fake Slack API started by {@link startFakeSlackApi} offers a spec. */
+export type FakeSlackApi = Awaited<ReturnType<typeof startFakeSlackApi>>;
+
+/** A transport as the Slack specs call it directly (send, edit, finish; refs are strings). */
+interface DirectTransport {
+  send(edit: MessageEdit, call: TransportCall): PromiseLike<string>;
+  edit(ref: string, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
+  finish?(ref: string, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
+}
+
+/**
+ * Calls `transport` for `edits` as a delivery loop would, one call at a time: the first edit of
+ * a message is a `send`, later ones `edit`, and its last one is followed by `finish`. A failure
+ * with `retryAfterMs` waits that long, another retryable one 5 ms; a permanent one rejects.
+ * Bounded: at most 50 attempts per call.
+ */
+export async function callInOrder(transport: DirectTransport, edits: MessageEdit[]) {
+  const refs = new Map<number, string>();
+  const last = new Map(edits.map((edit) => [edit.message, edit]));
+  const attempt = async (run: (ref: string | undefined) => PromiseLike<unknown>, n: number) => {
+    for (let tries = 1; ; tries++) {
+      try {
+        const ref = await run(refs.get(n));
+        if (typeof ref === 'string') refs.set(n, ref);
+        return;
+      } catch (error: any) {
+        if (error?.permanent || tries >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, error?.retryAfterMs ?? 5));
+      }
+    }
+  };
+  for (const edit of edits) {
+    const call = directCall();
+    await attempt(
+      (ref) => (ref === undefined ? transport.send(edit, call) : transport.edit(ref, edit, call)),
+      edit.message,
+    );
+    if (last.get(edit.message) === edit && transport.finish)
+      await attempt((ref) => transport.finish!(ref!, edit, call), edit.message);
+  }
+  return refs;
+}
+
+function directCall(): TransportCall {
+  return { attempt: 1, signal: new AbortController().signal, warn: () => undefined };
+}

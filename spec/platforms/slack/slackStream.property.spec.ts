@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
+import { slackTransport } from '../../../src/platforms/slack/slackTransport';
+import {
+  callInOrder,
+  startFakeSlackApi,
+  type FakeSlackApi,
+} from '../../helpers/slack/fakeSlackApi';
+
+const token = 'xoxb-PROPERTY-SECRET';
+const RUNS = Number(process.env.RUNS ?? 30);
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const channels = Array.from({ length: RUNS }, (_, i) => `C${i}`);
+
+// One fake for all runs; each run streams in a channel of its own, with its own faults (by
+// request number, counted from the run's first request).
+let api: FakeSlackApi;
+let run = { firstRequest: 0, faults: new Map<number, 'rate-limit' | 'server-error'>() };
+
+beforeAll(async () => {
+  api = await startFakeSlackApi({
+    token,
+    channels,
+    minIntervalMs: 0,
+    streamLifetimeMs: 60000,
+    tierWindowMs: 20,
+    fault: (n) => run.faults.get(n - run.firstRequest),
+    forcedRetryAfterSeconds: 0.002,
+  });
+});
+afterAll(() => api.close());
+
+const piece = fc.oneof(
+  { weight: 5, arbitrary: fc.stringMatching(/^[a-z ]{1,9}$/) },
+  fc.constantFrom('**bold** ', '`code` ', '\n\n', '🙂', 'é', '```ts\nx\n```\n'),
+  // Long pieces, so a message passes 12,000 characters and its stream is continued.
+  fc
+    .tuple(fc.constantFrom('ab ', '🙂'), fc.integer({ min: 500, max: 4000 }))
+    .map(([s, n]) => s.repeat(n)),
+);
+
+describe('slackTransport streams (property)', () => {
+  it('every stream holds exactly its share: joined, the messages are the final texts; one stop each, ≤ 12,000 characters', async () => {
+    let runIndex = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(piece, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 4 }),
+        async (messages, rotateFast, faultAt) => {
+          // Shrinking runs more often than RUNS: a channel is emptied before it is used again.
+          const channel = channels[runIndex++ % RUNS];
+          api.channels.set(channel, []);
+          run = {
+            firstRequest: api.counts.requests,
+            faults: new Map(faultAt.map((n, i) => [n, i % 2 ? 'server-error' : 'rate-limit'])),
+          };
+          const edits: MessageEdit[] = messages.flatMap((pieces, message) =>
+            pieces.map((_, i) => ({
+              op: i === 0 ? 'send' : 'edit',
+              message,
+              text: pieces.slice(0, i + 1).join(''),
+            })),
+          );
+          const slack = slackTransport({
+            token,
+            channel,
+            threadTs: '1.2',
+            recipientUserId: 'U1',
+            recipientTeamId: 'T1',
+            apiBase: api.apiBase,
+            maxStreamMs: rotateFast ? 1 : 240000,
+          });
+          await callInOrder(slack, edits);
+          const held = api.channels.get(channel)!;
+          expect(held.map((m) => m.text).join('')).toBe(messages.map((p) => p.join('')).join(''));
+          for (const message of held) {
+            expect([message.stream, message.stops]).toEqual(['stopped', 1]);
+            expect(message.chunks!.join('')).toBe(message.text);
+            expect(message.text.length).toBeLessThanOrEqual(12000);
+            expect(message.text).not.toMatch(LONE_SURROGATE);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,0 +1,228 @@
+import type { SchedulerLike } from 'rxjs';
+import * as z from 'zod/mini';
+import type { MessageEdit } from '../../channels/messageEditPlanner';
+import { LlmRxError } from '../../errors';
+import { DeliveryError } from '../../delivery/errors';
+import { parseOptions, schedulerOption } from '../../internal/options';
+import { slackLimits } from './limits';
+import { applyText, type SlackMessageState } from './slackMessage';
+import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+
+/** Options of {@link slackTransport}. */
+export interface SlackTransportOptions {
+  /** A bot token (`xoxb-…`) with `chat:write`. Never printed: messages show `***`. */
+  token: string;
+  /** The channel id to post in (`C…`, `G…`, or a DM's `D…`). */
+  channel: string;
+  /** The `ts` of the message to answer in its thread (the user's message). Streams need one. */
+  threadTs?: string;
+  /** The user the streamed answer is for: Slack requires it (and the team) outside DMs. */
+  recipientUserId?: string;
+  /** That user's team (workspace) id, `T…`. */
+  recipientTeamId?: string;
+  /**
+   * `stream`: `chat.startStream` / `appendStream` / `stopStream` (needs `threadTs`);
+   * `update`: `chat.postMessage` + `chat.update`; `auto`: `stream` when `threadTs` is set.
+   * @defaultValue `'auto'`
+   */
+  mode?: 'auto' | 'stream' | 'update';
+  /**
+   * A stream older than this is stopped and the text continues in a new streamed message, before
+   * Slack closes it (about five minutes after its start, whatever is appended).
+   * @defaultValue 240000
+   */
+  maxStreamMs?: number;
+  /**
+   * How posted and updated messages are written when an edit carries no rendering of that
+   * format: `slack` (mrkdwn, from `renderMarkdown`) or `plain`. Streams always take markdown.
+   * @defaultValue `'slack'`
+   */
+  format?: 'slack' | 'plain';
+  /** @defaultValue `'https://slack.com'` */
+  apiBase?: string;
+  /** @defaultValue the global `fetch` */
+  fetch?: typeof fetch;
+  /** The least time between two calls to this channel (`deliver`'s default). @defaultValue 1000 */
+  minIntervalMs?: number;
+  /** The clock a stream's age is read on, for `maxStreamMs`. @defaultValue asyncScheduler */
+  scheduler?: SchedulerLike;
+}
+
+const optionalId = z.optional(z.string().check(z.minLength(1)));
+
+const SlackTransportOptions = z.object({
+  token: z.string().check(z.minLength(1, 'the bot token is required')),
+  channel: z.string().check(z.minLength(1, 'the channel id is required')),
+  threadTs: optionalId,
+  recipientUserId: optionalId,
+  recipientTeamId: optionalId,
+  mode: z._default(z.enum(['auto', 'stream', 'update']), 'auto'),
+  maxStreamMs: z._default(z.number().check(z.positive()), 240000),
+  format: z._default(z.enum(['slack', 'plain']), 'slack'),
+  apiBase: z._default(z.url(), 'https://slack.com'),
+  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
+  scheduler: schedulerOption,
+});
+
+/**
+ * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
+ * 12,000 characters per call (and a stream is continued in a new message before it holds
+ * more); a posted text is kept under 4,000, as Slack recommends for `text`.
+ */
+export const SLACK_LIMITS = {
+  streamChars: slackLimits.maxStreamChars ?? slackLimits.maxMessageChars,
+  postedChars: slackLimits.maxMessageChars,
+} as const;
+
+/** Finished messages whose state a transport keeps for texts arriving after their finish. */
+const KEPT_FINISHED = 64;
+
+/**
+ * The Slack transport: a {@link DeliveryTransport} whose reference is the `ts` of the newest
+ * Slack message holding a chat message's text (a new one when a stream was continued), with
+ * `finish` and its message limit.
+ */
+export interface SlackTransport extends DeliveryTransport<string> {
+  send(edit: MessageEdit, call: TransportCall): Promise<string>;
+  edit(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
+  /** Stops the message's stream with its final text (posted messages: a last update if needed). */
+  finish(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
+  /** What to give `toMessageEdits`: 12,000 while streaming, else 4,000. */
+  readonly maxMessageChars: number;
+  readonly minIntervalMs: number;
+}
+
+/**
+ * A {@link DeliveryTransport} for the Slack Web API. In a thread (`threadTs`) it streams the
+ * answer natively; elsewhere it posts and updates. The reference is a Slack `ts`.
+ *
+ * ```
+ * edits:   send "Hel"      edit "Hello"      edit "Hello, world"   finish "Hello, world!"
+ * stream:  startStream     appendStream      appendStream          stopStream
+ *          "Hel"           "lo"              ", world"             "!"
+ * ```
+ *
+ * - Streams get markdown (`markdown_text`): only what was added since the last call, so the
+ *   parts concatenate to the final text exactly. `finish` stops the stream with the rest.
+ * - A stream older than `maxStreamMs`, or one that would pass 12,000 characters, is stopped and
+ *   the text continues in a new streamed message in the same thread.
+ * - A text that does not extend what was streamed (streams cannot take text back): the stream
+ *   is stopped and that message is rewritten with `chat.update` from then on, each Slack
+ *   message keeping its share (a share left empty is deleted): nothing lost, nothing twice.
+ * - Falls back to `chat.postMessage` + `chat.update` (mrkdwn from `renderMarkdown`, or
+ *   `edit.rendered` when it is in the transport's format): without `threadTs` (mode `auto`);
+ *   for the rest of the transport's life when Slack answers `missing_recipient_user_id` /
+ *   `missing_recipient_team_id`; for that message when its stream was closed by Slack
+ *   (`message_not_in_streaming_state`), whose text is then written by `chat.update`.
+ * - A ts this transport did not stream (a ledger's, after a restart) may be a stream the dead
+ *   process left open: in stream mode it is stopped first (`chat.stopStream`;
+ *   `message_not_in_streaming_state` / `message_not_found` mean it was none), then
+ *   `chat.update` writes the whole text. A text over 12,000 characters spanned several Slack
+ *   messages of which only the newest ts is known: a permanent failure, never a rewrite that
+ *   would show the earlier parts twice. (A stream continued only for its age is not seen.)
+ * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
+ *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
+ *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
+ *   retried call goes on from the last request that succeeded (progress lives in the ref).
+ *
+ * @example
+ * ```ts
+ * const slack = slackTransport({ token, channel, threadTs, recipientUserId, recipientTeamId });
+ * edits$ = events$.pipe(channel('slack'), toMessageEdits({ maxMessageChars: slack.maxMessageChars }));
+ * edits$.pipe(deliver(slack)).subscribe();
+ * ```
+ * @param options - {@link SlackTransportOptions}
+ */
+export function slackTransport(options: SlackTransportOptions): SlackTransport {
+  const settings = parseOptions('slackTransport', SlackTransportOptions, options);
+  const { token, apiBase, mode, threadTs } = settings;
+  if (mode === 'stream' && threadTs === undefined) {
+    throw new LlmRxError(
+      'invalid-options',
+      "slackTransport: mode 'stream' needs threadTs (Slack streams only as a thread reply); " +
+        "use mode 'auto' or 'update' to post without one",
+    );
+  }
+  let streams = mode !== 'update' && threadTs !== undefined;
+  const messageSettings = {
+    api: { token, base: apiBase.replace(/\/+$/, ''), fetch: settings.fetch ?? globalThis.fetch },
+    channel: settings.channel,
+    threadTs,
+    recipientUserId: settings.recipientUserId,
+    recipientTeamId: settings.recipientTeamId,
+    maxStreamMs: settings.maxStreamMs,
+    now: () => settings.scheduler.now(),
+    streamChars: SLACK_LIMITS.streamChars,
+    format: settings.format,
+    disableStreams: () => (streams = false),
+  };
+  // Each message's state under the ts of every Slack message it spans (deliver may hand back an
+  // older ts when a call failed after a stream was continued). Finished messages stay (a text
+  // arriving after a finish updates them), the oldest dropped past KEPT_FINISHED.
+  const open = new Map<string, SlackMessageState>();
+  const finished: SlackMessageState[] = [];
+  // A send that failed after Slack created the message: its retry (the next call, for the same
+  // message) continues that message instead of creating a second one.
+  let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
+
+  const stateOf = (ts: string, edit: MessageEdit): SlackMessageState => {
+    const known = open.get(ts);
+    if (known) return known;
+    // A ts this transport did not post (another process, a ledger): it may still be a live
+    // stream of a process that died, which Slack will not update. It is stopped first (a
+    // message that was no stream answers so and is left as it is), then updated.
+    if (streams && edit.text.length > SLACK_LIMITS.streamChars) {
+      // Its text went on in further streamed messages; only the newest ts is known here, and
+      // writing the whole text into it would show the earlier parts twice.
+      throw new DeliveryError(
+        `slackTransport: message ${edit.message} spans several Slack messages that another ` +
+          `transport streamed (a restart); only ${ts} is known, so it is left as it is.`,
+        { permanent: true },
+      );
+    }
+    return {
+      ts,
+      mode: 'update',
+      parts: [{ ts, markdown: '', state: streams ? 'streaming' : 'posted', startedAt: 0 }],
+    };
+  };
+  const apply = async (
+    state: SlackMessageState,
+    edit: MessageEdit,
+    call: TransportCall,
+    final: boolean,
+  ) => {
+    try {
+      await applyText(messageSettings, state, edit, call, final);
+    } finally {
+      for (const part of state.parts) open.set(part.ts, state);
+    }
+    if (final && !finished.includes(state)) {
+      // Its streams are stopped: a later text updates them rather than opening a stream
+      // that no finish would stop.
+      state.mode = 'update';
+      finished.push(state);
+      for (const old of finished.splice(0, Math.max(0, finished.length - KEPT_FINISHED)))
+        for (const part of old.parts) open.delete(part.ts);
+    }
+    return state.ts;
+  };
+
+  return {
+    minIntervalMs: settings.minIntervalMs,
+    maxMessageChars: streams ? SLACK_LIMITS.streamChars : SLACK_LIMITS.postedChars,
+    async send(edit, call) {
+      const state: SlackMessageState =
+        unfinishedSend?.message === edit.message
+          ? unfinishedSend.state
+          : { ts: '', mode: streams ? 'stream' : 'update', parts: [] };
+      unfinishedSend = { message: edit.message, state };
+      const ts = await apply(state, edit, call, false);
+      unfinishedSend = undefined;
+      return ts;
+    },
+    edit: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, false),
+    finish: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, true),
+  };
+}

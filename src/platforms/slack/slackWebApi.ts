@@ -1,0 +1,118 @@
+import * as z from 'zod/mini';
+import { DeliveryError } from '../../delivery/errors';
+import { postJson, retryAfterHeaderMs, scrub } from '../../delivery/httpCall';
+
+/** The Web API methods the Slack transport calls. */
+export type SlackMethod =
+  | 'chat.postMessage'
+  | 'chat.update'
+  | 'chat.delete'
+  | 'chat.startStream'
+  | 'chat.appendStream'
+  | 'chat.stopStream';
+
+const SlackAnswer = z.looseObject({
+  ok: z.boolean(),
+  error: z.optional(z.string()),
+  ts: z.optional(z.string()),
+});
+
+/** A successful Web API answer: what the transport reads from it. */
+export type SlackAnswer = z.infer<typeof SlackAnswer>;
+
+/** Slack `error` codes that no retry can fix: auth, channel, message and argument errors. */
+const PERMANENT_ERRORS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'no_permission',
+  'missing_scope',
+  'not_allowed_token_type',
+  'team_access_not_granted',
+  'ekm_access_denied',
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'restricted_action',
+  'channel_type_not_supported',
+  'msg_too_long',
+  'no_text',
+  'invalid_blocks',
+  'invalid_chunks',
+  'invalid_arguments',
+  'invalid_arg_name',
+  'invalid_charset',
+  'cant_update_message',
+  'cant_delete_message',
+  'message_not_found',
+  'edit_window_closed',
+  'missing_recipient_team_id',
+  'missing_recipient_user_id',
+  'message_not_in_streaming_state',
+]);
+
+/** Slack's rate-limit codes; the wait comes from `Retry-After`, else one second. */
+const RATE_LIMIT_ERRORS = new Set(['ratelimited', 'rate_limited']);
+
+/**
+ * A failed Web API call, classified once: `retryAfterMs` (HTTP 429 or `ratelimited`),
+ * `permanent` (the codes above, or a 4xx that is not the Web API), else transient. `slackError`
+ * is Slack's own `error` code, so the transport can fall back on the ones it knows.
+ */
+export class SlackCallError extends DeliveryError {
+  constructor(
+    message: string,
+    readonly slackError: string | undefined,
+    context: { status: number; retryAfterMs?: number; permanent?: boolean },
+  ) {
+    super(message, context);
+  }
+}
+
+/** Settings shared by every call of one transport. */
+export interface SlackApiSettings {
+  token: string;
+  base: string;
+  fetch: typeof fetch;
+}
+
+/**
+ * Calls one Web API method with a JSON body (the bearer token in the header, never in the
+ * body or a message). Resolves to the answer when Slack says `ok`; rejects with a
+ * {@link SlackCallError} otherwise, and with a retryable DeliveryError when nothing answered.
+ */
+export async function callSlack(
+  settings: SlackApiSettings,
+  method: SlackMethod,
+  payload: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<SlackAnswer> {
+  const label = `Slack ${method}`;
+  const { token } = settings;
+  const answer = await postJson(`${settings.base}/api/${method}`, payload, {
+    fetch: settings.fetch,
+    headers: { authorization: `Bearer ${token}` },
+    signal,
+    secret: token,
+    label,
+  });
+  const parsed = SlackAnswer.safeParse(answer.body);
+  const { status } = answer;
+  if (parsed.success && parsed.data.ok && status < 300) return parsed.data;
+  const code = parsed.success ? (parsed.data.error ?? 'unknown_error') : undefined;
+  const what = scrub(`${label}: ${status} ${code ?? 'an answer that is not the Web API'}`, token);
+  if (status === 429 || (code !== undefined && RATE_LIMIT_ERRORS.has(code))) {
+    const retryAfterMs = retryAfterHeaderMs(answer.headers) ?? 1000;
+    throw new SlackCallError(what, code, { status, retryAfterMs });
+  }
+  const permanent =
+    code !== undefined ? PERMANENT_ERRORS.has(code) : status < 500 && status !== 408;
+  throw new SlackCallError(what, code, { status, permanent });
+}
+
+/** Slack's `error` code of a failure from {@link callSlack}, if it had one. */
+export function slackErrorOf(error: unknown): string | undefined {
+  return error instanceof SlackCallError ? error.slackError : undefined;
+}

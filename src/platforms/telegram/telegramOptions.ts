@@ -1,0 +1,55 @@
+import type { SchedulerLike } from 'rxjs';
+import * as z from 'zod/mini';
+import { schedulerOption } from '../../internal/options';
+import type { TelegramFormat } from './telegramContent';
+
+/** Options of {@link telegramTransport}. */
+export interface TelegramTransportOptions {
+  /** The bot token from @BotFather. Never printed: messages show `***` in its place. */
+  token: string;
+  /** The chat to post in: a user's id (private chat), a group's negative id, or `@name`. */
+  chatId: number | string;
+  /** The forum topic (or private-chat topic) to post in. */
+  messageThreadId?: number;
+  /**
+   * `draft`: stream each message as a draft (`sendMessageDraft`, private chats only) and
+   * persist it with `sendMessage` when `deliver` finishes it; `edit`: send, then edit
+   * (`sendMessage` + `editMessageText`); `auto`: drafts when `chatId` is a private chat (a
+   * positive id: Telegram gives a private chat the user's id, groups and channels negative
+   * ids, `@name` is a channel or supergroup), else edit. `auto` and `draft` both switch to edit
+   * for the rest of the transport's life when Telegram answers TEXTDRAFT_PEER_INVALID.
+   * @defaultValue `'auto'`
+   */
+  mode?: 'auto' | 'draft' | 'edit';
+  /**
+   * How messages are formatted: `telegram` text + entities, `telegram-html` parse mode HTML,
+   * `telegram-rich` a Rich Message (`sendRichMessage`, markdown with tables and headings, up to
+   * 32,768 characters). An edit whose `rendered` is in another format (or absent) is rendered
+   * here from its text.
+   * @defaultValue `'telegram'`
+   */
+  format?: TelegramFormat;
+  /** A draft with no new text is written again this often (Telegram drops it after ~30 s). @defaultValue 20000 */
+  draftRefreshMs?: number;
+  /** @defaultValue `'https://api.telegram.org'` */
+  apiBase?: string;
+  /** @defaultValue the global `fetch` */
+  fetch?: typeof fetch;
+  /** The least time between two calls to this chat (`deliver`'s default). @defaultValue 1000 */
+  minIntervalMs?: number;
+  /** Where the draft refresh timers run. @defaultValue asyncScheduler */
+  scheduler?: SchedulerLike;
+}
+
+export const TelegramTransportOptions = z.object({
+  token: z.string().check(z.minLength(1, 'the bot token is required')),
+  chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
+  messageThreadId: z.optional(z.int()),
+  mode: z._default(z.enum(['auto', 'draft', 'edit']), 'auto'),
+  format: z._default(z.enum(['telegram', 'telegram-html', 'telegram-rich']), 'telegram'),
+  draftRefreshMs: z._default(z.number().check(z.positive()), 20_000),
+  apiBase: z._default(z.url(), 'https://api.telegram.org'),
+  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
+  scheduler: schedulerOption,
+});

@@ -1,0 +1,253 @@
+import type { MessageEdit } from '../../channels/messageEditPlanner';
+import { parseOptions } from '../../internal/options';
+import { DeliveryError } from '../../delivery/errors';
+import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
+import {
+  firstLevel,
+  isFormatted,
+  levelLimit,
+  lowerLevel,
+  piecesOf,
+  type ContentLevel,
+  type Piece,
+} from './telegramContent';
+import { createDraftRefresher, type DraftRefresher } from './telegramDrafts';
+import { TelegramTransportOptions } from './telegramOptions';
+import type { TransportCall } from '../../delivery/types';
+
+export type { TelegramTransportOptions } from './telegramOptions';
+
+/**
+ * What `telegramTransport` gives `deliver` for one message: the platform messages showing it
+ * (several when its text is longer than one Telegram message), and its draft while it is one.
+ */
+export interface TelegramRef {
+  messageIds: number[];
+  draftId?: number;
+}
+
+/** {@link telegramTransport}'s transport: `deliver`'s calls, its limits, and `close()`. */
+export interface TelegramTransport {
+  send(edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
+  edit(ref: TelegramRef, edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
+  /** The message is final: a draft is persisted, an edited message shows the final text. */
+  finish(ref: TelegramRef, edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
+  readonly minIntervalMs: number;
+  /** One message's limit: 4096, or 32,768 for `telegram-rich` (for `toMessageEdits`). */
+  readonly maxMessageChars: number;
+  /** Whether messages are drafted now (false after a TEXTDRAFT_PEER_INVALID). */
+  readonly drafting: boolean;
+  /** Stops every draft refresh timer (the transport is done; `deliver` finishing does this too). */
+  close(): void;
+}
+
+interface MessageState {
+  level: ContentLevel;
+  /** What each platform message of the ref shows (its piece as JSON). */
+  shown: string[];
+}
+
+/**
+ * A transport for the Telegram Bot API, for `deliver`, that streams natively where it can.
+ *
+ * ```
+ * private chat (drafts):  send → sendMessageDraft   edit → sendMessageDraft (same draft_id)
+ *                         … every draftRefreshMs without a new text → the same draft again
+ *                         finish → sendMessage (the final text, persisted; the draft goes)
+ * group, or TEXTDRAFT_PEER_INVALID:  send → sendMessage   edit → editMessageText   finish → (edit if needed)
+ * ```
+ *
+ * - One `draft_id` per message. Telegram rejected drafts once (TEXTDRAFT_PEER_INVALID): that
+ *   call is retried at once as a message, and drafts stay off for the transport's life.
+ * - A text longer than one Telegram message continues in further messages (the ref lists them
+ *   all); a draft shows the last part, `finish` persists every part in order. Never truncated.
+ * - Formatting Telegram refuses falls back once per message, each step retried at once: rich
+ *   → entities → plain text (`rendered.plain`), with a `plain-text-fallback` warning.
+ * - Failures are classified once: 429 → `retryAfterMs`; "not modified" → delivered; 401, 403,
+ *   chat not found and other 4xx → `permanent`; 5xx and network → retried with backoff.
+ * - The ref is plain JSON and all a new transport needs (a ledger, a restart): an open draft
+ *   (`draftId`, no `messageIds`) is written again under its `draft_id` and persisted by
+ *   `finish`, even when it expired meanwhile (a draft is never a message, so nothing doubles);
+ *   persisted messages are edited part by part (what they show is only cached in memory: a
+ *   part already showing its text answers "not modified", which is delivered).
+ *
+ * @example
+ * ```ts
+ * const bot = telegramTransport({ token: process.env.BOT_TOKEN!, chatId: update.message.chat.id });
+ * events$.pipe(
+ *   channel('telegram'),
+ *   toMessageEdits({ maxMessageChars: bot.maxMessageChars, render: 'telegram' }),
+ *   deliver(bot),
+ * );
+ * ```
+ * @param options - {@link TelegramTransportOptions}
+ */
+export function telegramTransport(options: TelegramTransportOptions): TelegramTransport {
+  const settings = parseOptions('telegramTransport', TelegramTransportOptions, options);
+  const { token, chatId, format, messageThreadId } = settings;
+  const endpoint = {
+    base: settings.apiBase.replace(/\/+$/, ''),
+    token,
+    fetch: settings.fetch ?? globalThis.fetch,
+  };
+  const isPrivate = typeof chatId === 'number' ? chatId > 0 : /^[1-9]\d*$/.test(chatId);
+  let drafting = settings.mode === 'draft' || (settings.mode === 'auto' && isPrivate);
+  const states = new WeakMap<TelegramRef, MessageState>();
+  // A send that failed half-way (a 429 after its first part) is continued, not repeated.
+  const pendingSends = new Map<number, TelegramRef>();
+  const thread = messageThreadId === undefined ? {} : { message_thread_id: messageThreadId };
+
+  // Calls go out one at a time, refreshes included, in the order they were asked for.
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = chain.then(work, work);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const api = (method: TelegramMethod, fields: Record<string, unknown>, signal: AbortSignal) =>
+    callTelegram(endpoint, method, { chat_id: chatId, ...fields }, signal);
+
+  const refresher: DraftRefresher<TelegramRef> = createDraftRefresher({
+    scheduler: settings.scheduler,
+    refreshMs: settings.draftRefreshMs,
+    // Checked when the refresh's turn comes: a message persisted meanwhile is not drafted again.
+    write: (ref, piece, signal) =>
+      serial(async () => (isDraft(ref) ? writeDraft(ref, piece, signal) : undefined)),
+  });
+
+  const isDraft = (ref: TelegramRef) =>
+    ref.draftId !== undefined && ref.messageIds.length === 0 && drafting;
+
+  const stateOf = (ref: TelegramRef): MessageState => {
+    let state = states.get(ref);
+    if (!state) states.set(ref, (state = { level: firstLevel(format), shown: [] }));
+    return state;
+  };
+
+  const writeDraft = (ref: TelegramRef, piece: Piece, signal: AbortSignal) =>
+    'rich' in piece
+      ? api(
+          'sendRichMessageDraft',
+          { ...thread, draft_id: ref.draftId, rich_message: piece.rich },
+          signal,
+        )
+      : api('sendMessageDraft', { ...thread, draft_id: ref.draftId, ...piece }, signal);
+
+  /** Throws what `outcome` says, after lowering the message's level or leaving drafts. */
+  const fail = (state: MessageState, outcome: TelegramOutcome & { ok: false }): never => {
+    const { error, fallback } = outcome;
+    const retryNow = (why: string) =>
+      new DeliveryError(`${error.message}; ${why}`, { retryAfterMs: 0, status: error.status });
+    if (fallback === 'draft-peer-invalid' && drafting) {
+      drafting = false;
+      throw retryNow('drafts are for private chats: sending messages from now on');
+    }
+    const rejected =
+      (fallback === 'rich-rejected' && state.level === 'rich') ||
+      (fallback === 'formatting' && state.level === 'formatted');
+    if (rejected) {
+      state.level = lowerLevel(state.level)!;
+      throw retryNow(`retrying ${state.level === 'plain' ? 'as plain text' : 'with entities'}`);
+    }
+    throw error;
+  };
+
+  const warnIfLowered = (state: MessageState, pieces: Piece[], call: TransportCall) => {
+    if (state.level === firstLevel(format)) return;
+    const what = state.level === 'plain' ? 'sent as plain text' : 'sent with entities';
+    if (state.level === 'plain' || pieces.some(isFormatted)) {
+      call.warn('plain-text-fallback', `Telegram rejected this formatting once; ${what}.`);
+    }
+  };
+
+  /** Shows `edit` as the message as a draft (its last part). */
+  const draft = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
+    const state = stateOf(ref);
+    const pieces = piecesOf(edit, format, state.level);
+    warnIfLowered(state, pieces, call);
+    const piece = pieces[pieces.length - 1];
+    const outcome = await writeDraft(ref, piece, call.signal);
+    if (!outcome.ok) fail(state, outcome);
+    refresher.wrote(ref, piece, call.signal);
+  };
+
+  /** Makes the ref's platform messages show `edit`: edits the parts that changed, sends new ones. */
+  const show = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
+    const state = stateOf(ref);
+    const pieces = piecesOf(edit, format, state.level);
+    let calls = 0;
+    for (const [index, piece] of pieces.entries()) {
+      const key = JSON.stringify(piece);
+      const messageId = ref.messageIds[index];
+      if (messageId !== undefined && state.shown[index] === key) continue;
+      // Said on every call that sends the lowered content, not on a finish that sends nothing.
+      if (calls++ === 0) warnIfLowered(state, pieces, call);
+      const fields = 'rich' in piece ? { rich_message: piece.rich } : piece;
+      const outcome =
+        messageId !== undefined
+          ? await api('editMessageText', { message_id: messageId, ...fields }, call.signal)
+          : await api(
+              'rich' in piece ? 'sendRichMessage' : 'sendMessage',
+              { ...thread, ...fields },
+              call.signal,
+            );
+      if (!outcome.ok && !outcome.error.notModified) fail(state, outcome);
+      if (messageId === undefined) ref.messageIds.push(readMessageId(outcome));
+      state.shown[index] = key;
+    }
+  };
+
+  let draftCount = 0;
+  const draftBase = Math.floor(Math.random() * 2 ** 30);
+
+  return {
+    minIntervalMs: settings.minIntervalMs,
+    maxMessageChars: levelLimit(firstLevel(format)),
+    get drafting() {
+      return drafting;
+    },
+    send(edit, call) {
+      const resumed = call.attempt > 1 ? pendingSends.get(edit.message) : undefined;
+      const ref: TelegramRef = resumed ?? { messageIds: [] };
+      pendingSends.set(edit.message, ref);
+      return serial(async () => {
+        if (drafting && ref.messageIds.length === 0) {
+          ref.draftId ??= draftBase + ++draftCount;
+          await draft(ref, edit, call);
+        } else {
+          refresher.stop(ref);
+          await show(ref, edit, call);
+        }
+        pendingSends.delete(edit.message);
+        return ref;
+      });
+    },
+    edit(ref, edit, call) {
+      return serial(async () => {
+        if (isDraft(ref)) await draft(ref, edit, call);
+        else {
+          refresher.stop(ref);
+          await show(ref, edit, call);
+        }
+        return ref;
+      });
+    },
+    finish(ref, edit, call) {
+      return serial(async () => {
+        await show(ref, edit, call);
+        refresher.stop(ref);
+        return ref;
+      });
+    },
+    close: () => refresher.close(),
+  };
+}
+
+function readMessageId(outcome: TelegramOutcome): number {
+  const id = outcome.ok ? (outcome.result as { message_id?: unknown } | undefined)?.message_id : 0;
+  if (typeof id !== 'number') {
+    throw new DeliveryError('Telegram: the answer has no message_id.', { permanent: true });
+  }
+  return id;
+}
