@@ -76,11 +76,15 @@ export function createGeminiDecoder(): WireDecoder<SseMessage> {
   };
   /** A signature on a text or code part closes the reasoning before it, or stands alone. */
   const keepSignature = (emit: Emit, signature: string) => {
+    // An entry that has a signature of its own keeps it; this one then gets an entry too.
+    if (reasoningSignature !== undefined) endReasoning(emit);
     if (!reasoningOpen) startReasoning(emit);
     endReasoning(emit, signature);
   };
 
   const thought = (emit: Emit, part: GeminiPart) => {
+    // A signature closes its thought: what follows is a new entry.
+    if (reasoningSignature !== undefined) endReasoning(emit);
     if (!reasoningOpen && (part.text || part.thoughtSignature)) {
       endText(emit);
       startReasoning(emit);
@@ -208,7 +212,7 @@ export function createGeminiDecoder(): WireDecoder<SseMessage> {
         return emit({
           type: 'incomplete',
           reason: 'content-filter',
-          message: `Gemini blocked the prompt (blockReason ${blockReason})${why ? `: ${why}` : ''}. Change the prompt or the request's safetySettings.`,
+          message: `Gemini blocked the prompt (blockReason ${blockReason})${why ? `: ${why.replace(/\.$/, '')}` : ''}. Change the prompt or the request's safetySettings.`,
         });
       }
       if (finished) reportUsage(emit);
