@@ -98,11 +98,8 @@ export const ToolInputDeltaEvent = z.object({
 });
 export type ToolInputDeltaEvent = z.infer<typeof ToolInputDeltaEvent>;
 
-/**
- * A complete tool call. `error` says why `inputText` did not parse as JSON. `signature` is an
- * opaque token the provider attached to the call (Gemini's `thoughtSignature`): send it back
- * with the call in the next request.
- */
+/** A complete tool call. `error` says why `inputText` did not parse as JSON; `signature` is an
+ * opaque token the provider tied to the call (Gemini `thoughtSignature`): send it back with it. */
 export const ToolCallEvent = z.object({
   type: z.literal('tool-call'),
   id: z.string(),
