@@ -212,15 +212,32 @@ export function summaryOfTurn(
     if (event.type === 'tool-input-delta' && unfinished.has(event.id))
       unfinished.get(event.id)!.text += event.delta;
   }
+  // Tools run by the host or by the provider (code execution, server tools): tool-start/-end.
+  const ran = new Map<string, { name: string; args: unknown; ended: boolean }>();
+  for (const event of events) {
+    if (event.type === 'tool-start' && event.name !== undefined && !ran.has(event.id))
+      ran.set(event.id, { name: event.name, args: event.args ?? null, ended: false });
+    if (event.type === 'tool-end' && ran.has(event.id) && !event.isError)
+      ran.get(event.id)!.ended = true;
+  }
   const order = [
     ...new Set(
       events.flatMap((e) =>
-        e.type === 'tool-input-start' || e.type === 'tool-call' ? [e.id] : [],
+        e.type === 'tool-input-start' ||
+        e.type === 'tool-call' ||
+        (e.type === 'tool-start' && ran.has(e.id))
+          ? [e.id]
+          : [],
       ),
     ),
   ];
   const tools = order.map((id) => {
     const call = turn.toolCalls.find((c) => c.id === id);
+    const run = ran.get(id);
+    if (!call && run && !unfinished.has(id)) {
+      const state = run.ended ? 'output-available' : 'input-available';
+      return { id, name: run.name, state, input: run.args };
+    }
     if (!call) {
       const open = unfinished.get(id)!;
       return {
