@@ -81,6 +81,14 @@ describeCorpus(
             expect(JSON.parse(calls[i].inputText)).toEqual(calls[i].input);
           });
           expect(new Set(calls.map((c) => c.id)).size).toBe(calls.length);
+          // Streamed or whole, a call's deltas add up to its inputText.
+          for (const call of calls)
+            expect(
+              ofType('tool-input-delta')
+                .filter((d) => d.id === call.id)
+                .map((d) => d.delta)
+                .join(''),
+            ).toBe(call.inputText);
         });
 
         it('citations quote the answer where they point, from every grounding source', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { StreamEvent } from '../../src/events';
 import { createGeminiDecoder } from '../../src/providers/gemini';
+import { createArgsWriter } from '../../src/providers/geminiArgsWriter';
 import { decodePayloads } from './decoderSupport';
 
 // Invariants of decodeGemini over generated streams of parts: thoughts, text, function calls and
@@ -75,6 +76,64 @@ describe('decodeGemini properties', () => {
         }
         expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'finish' }));
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** A JSON value without empty containers (streamed pieces cannot say `{}` or `[]` inside one). */
+const { value: argsValue } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    tie('object'),
+    fc.array(tie('value'), { minLength: 1, maxLength: 3 }),
+  ),
+  object: fc.dictionary(fc.constantFrom('a', 'b c', "it's", 'é'), tie('value'), {
+    minKeys: 1,
+    maxKeys: 3,
+  }),
+}));
+
+/** Vertex's pieces for a value, in document order; strings cut at the given points. */
+function piecesOf(value: unknown, path: string, cuts: number[]): object[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => piecesOf(v, `${path}[${i}]`, cuts));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) =>
+      piecesOf(v, `${path}['${k.replace(/'/g, "\\'")}']`, cuts),
+    );
+  if (typeof value !== 'string')
+    return [
+      typeof value === 'number'
+        ? { jsonPath: path, numberValue: value }
+        : typeof value === 'boolean'
+          ? { jsonPath: path, boolValue: value }
+          : { jsonPath: path, nullValue: 'NULL_VALUE' },
+    ];
+  const at = [...new Set(cuts.map((c) => c % (value.length + 1)))].sort((x, y) => x - y);
+  const bounds = [0, ...at, value.length];
+  return bounds
+    .slice(1)
+    .map((end, i) => ({ jsonPath: path, stringValue: value.slice(bounds[i], end) }));
+}
+
+describe('the streamed-arguments writer', () => {
+  it('pieces in document order give exactly the JSON text of the value, whatever the cuts', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom('x', 'y', 'z'), argsValue, { minKeys: 1 }),
+        fc.array(fc.nat(20), { maxLength: 3 }),
+        (value, cuts) => {
+          const writer = createArgsWriter();
+          const text = piecesOf(value, '$', cuts)
+            .map((piece) => writer.write(piece as never))
+            .join('');
+          expect(text + writer.end()).toBe(JSON.stringify(value));
+        },
+      ),
       { numRuns: 300 },
     );
   });

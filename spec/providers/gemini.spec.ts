@@ -61,9 +61,20 @@ describe('decodeGemini', () => {
       note: null,
       rooms: [{ beds: 2 }, { beds: 1 }],
     };
+    const deltas = [
+      '{"guest":{"name":"Zoë',
+      ' Ødegård',
+      '"},"nights":3',
+      ',"breakfast":true',
+      ',"note":null',
+      ',"rooms":[{"beds":2',
+      '},{"beds":1',
+      '}]}',
+    ];
+    expect(deltas.join('')).toBe(JSON.stringify(input));
     expect(events.filter((e) => e.type.startsWith('tool-'))).toEqual([
       { type: 'tool-input-start', id: 'gemini:call:0', name: 'book', index: 0 },
-      { type: 'tool-input-delta', id: 'gemini:call:0', delta: JSON.stringify(input) },
+      ...deltas.map((delta) => ({ type: 'tool-input-delta', id: 'gemini:call:0', delta })),
       {
         type: 'tool-call',
         id: 'gemini:call:0',
@@ -92,6 +103,29 @@ describe('decodeGemini', () => {
         usage: { inputTokens: 40, outputTokens: 20, totalTokens: 60 },
       },
     ]);
+  });
+
+  it('streamed pieces out of document order: the call is still whole and right, its inputText the value as JSON', () => {
+    const piece = (jsonPath: string, stringValue: string) => ({
+      functionCall: { partialArgs: [{ jsonPath, stringValue }], willContinue: true },
+    });
+    const events = decode(
+      chunk([{ functionCall: { name: 'f', willContinue: true } }]),
+      chunk([piece('$.a', 'x')]),
+      chunk([piece('$.b', 'y')]),
+      chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.a', numberValue: 2 }] } }]),
+    );
+    expect(events.filter((e) => e.type === 'tool-input-delta').map((e) => e.delta)).toEqual([
+      '{"a":"x',
+      '","b":"y',
+    ]);
+    expect(events.find((e) => e.type === 'tool-call')).toEqual({
+      type: 'tool-call',
+      id: 'gemini:call:0',
+      name: 'f',
+      input: { a: 2, b: 'y' },
+      inputText: '{"a":2,"b":"y"}',
+    });
   });
 
   it('ids: the wire id when there is one, else gemini:<responseId>:call:<n> — the same on every run', () => {

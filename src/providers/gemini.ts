@@ -247,7 +247,8 @@ export function createGeminiDecoder(): WireDecoder<SseMessage> {
  * - `functionCall` → `tool-input-start`, one `tool-input-delta` (the arguments as JSON),
  *   `tool-call`; the id is the wire's `id`, else `gemini:<responseId>:call:<n>`. Vertex's
  *   streamed arguments (`willContinue`, `partialArgs` by `jsonPath`) become one call, closed
- *   by the part without `willContinue`.
+ *   by the part without `willContinue`, with a delta per piece: the JSON text the pieces make,
+ *   adding up to `inputText` (pieces out of document order: the value is sent whole at the end).
  * - Code execution runs on Google's side: `executableCode` → `tool-start`, `codeExecutionResult`
  *   → `tool-end` (`name: 'code_execution'`, `providerExecuted: true`, `isError` unless
  *   `OUTCOME_OK`). `groundingMetadata` and `citationMetadata` → `citation` events (`start` /

@@ -1,17 +1,22 @@
 import type { ToolCallEvent } from '../events';
 import type { Emit } from './decoder';
+import { createArgsWriter, type ArgsWriter } from './geminiArgsWriter';
 import { applyPartialArg } from './geminiParts';
 import type {
   GeminiCodeExecutionResult,
   GeminiExecutableCode,
   GeminiFunctionCall,
+  GeminiPartialArg,
 } from './geminiWire';
 
 interface OpenCall {
   id: string;
   name: string;
-  input: Record<string, unknown>;
   signature?: string;
+  /** Streamed arguments: the value put together, and the JSON text sent as deltas so far. */
+  input: Record<string, unknown>;
+  writer: ArgsWriter;
+  text: string;
 }
 
 /** The function calls of one Gemini stream: whole ones, and Vertex's streamed ones. */
@@ -34,8 +39,8 @@ export interface GeminiToolCalls {
 }
 
 /**
- * Function calls as `tool-input-start`, one `tool-input-delta` (the arguments as JSON) and
- * `tool-call`. A call's id is the wire's `id`, else `gemini:<responseId>:call:<n>` (`idBase()`
+ * Function calls as `tool-input-start`, `tool-input-delta`s and `tool-call`: a whole call's
+ * arguments in one delta; streamed arguments as the JSON text they make, a delta per piece. A call's id is the wire's `id`, else `gemini:<responseId>:call:<n>` (`idBase()`
  * gives `gemini:<responseId>:`): derived from the bytes, so re-chunking gives the same ids. A
  * part with `willContinue` opens a streamed call; parts without a `name` add their
  * `partialArgs`; the first without `willContinue` ends it.
@@ -46,31 +51,47 @@ export function createGeminiToolCalls(idBase: () => string): GeminiToolCalls {
   let codeRuns = 0;
   let lastCodeId: string | undefined;
 
-  const emitCall = (emit: Emit, call: OpenCall, input: unknown) => {
-    const value = input ?? {};
-    const inputText = JSON.stringify(value);
-    emit({ type: 'tool-input-delta', id: call.id, delta: inputText });
+  const emitCall = (emit: Emit, call: OpenCall, input: unknown, inputText: string) => {
     const event: ToolCallEvent = {
       type: 'tool-call',
       id: call.id,
       name: call.name,
-      input: value,
+      input,
       inputText,
     };
     if (call.signature !== undefined) event.signature = call.signature;
     emit(event);
   };
+  const delta = (emit: Emit, call: OpenCall, text: string) => {
+    if (text === '') return;
+    call.text += text;
+    emit({ type: 'tool-input-delta', id: call.id, delta: text });
+  };
+  const addArgs = (emit: Emit, call: OpenCall, args: GeminiPartialArg[] | undefined) => {
+    for (const arg of args ?? []) {
+      applyPartialArg(call.input, arg);
+      delta(emit, call, call.writer.write(arg));
+    }
+  };
+  /** Ends a call built from streamed arguments: the deltas add up to its `inputText`. */
+  const endStreamed = (emit: Emit, call: OpenCall) => {
+    const tail = call.writer.end();
+    // Pieces out of document order: the value is still right, sent whole.
+    if (tail === undefined) return emitCall(emit, call, call.input, JSON.stringify(call.input));
+    delta(emit, call, tail);
+    emitCall(emit, call, call.input, call.text);
+  };
   const close = (emit: Emit) => {
     if (!streaming) return;
     const call = streaming;
     streaming = undefined;
-    emitCall(emit, call, call.input);
+    endStreamed(emit, call);
   };
 
   return {
     part(emit, wire, signature, beforeStart) {
       if (streaming && wire.name === undefined) {
-        for (const arg of wire.partialArgs ?? []) applyPartialArg(streaming.input, arg);
+        addArgs(emit, streaming, wire.partialArgs);
         if (!wire.willContinue) close(emit);
         return;
       }
@@ -80,11 +101,17 @@ export function createGeminiToolCalls(idBase: () => string): GeminiToolCalls {
       const id = wire.id || `${idBase()}call:${count}`;
       emit({ type: 'tool-input-start', id, name, index: count });
       count++;
-      const call: OpenCall = { id, name, input: {} };
+      const call: OpenCall = { id, name, input: {}, writer: createArgsWriter(), text: '' };
       if (signature !== undefined) call.signature = signature;
-      for (const arg of wire.partialArgs ?? []) applyPartialArg(call.input, arg);
-      if (wire.willContinue) streaming = call;
-      else emitCall(emit, call, wire.partialArgs ? call.input : wire.args);
+      if (wire.willContinue || wire.partialArgs) {
+        addArgs(emit, call, wire.partialArgs);
+        if (wire.willContinue) streaming = call;
+        else endStreamed(emit, call);
+        return;
+      }
+      const input = wire.args ?? {};
+      delta(emit, call, JSON.stringify(input));
+      emitCall(emit, call, input, call.text);
     },
     close,
     get count() {
