@@ -14,6 +14,7 @@ import {
   ArgumentsDoneEvent,
   ContentDeltaEvent,
   ContentDoneEvent,
+  CustomInputDoneEvent,
   OutputItemEvent,
   RefusalDoneEvent,
   ResponseLifecycleEvent,
@@ -26,6 +27,13 @@ import {
   type ResponsesUsage,
 } from './openaiResponsesWire';
 import { readWire, wireTypeOf } from './wireSchema';
+import {
+  AnnotationAddedEvent,
+  PartialImageEvent,
+  SERVER_TOOL_PROGRESS,
+  partialImageUpdate,
+  responsesCitation,
+} from './openaiResponsesServerTools';
 
 const PROVIDER = 'openai-responses';
 
@@ -134,6 +142,20 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
         const { item_id: itemId, content_index: index = 0, text } = event;
         return parts.reasoningDone(emit, itemId, index, 'text', text);
       }
+      case 'response.output_text.annotation.added': {
+        const { annotation } = readWire(AnnotationAddedEvent, payload, PROVIDER, type);
+        const citation = responsesCitation(annotation);
+        if (citation) return emit(citation);
+        return warn(
+          emit,
+          'unknown-event',
+          `annotation:${annotation.type}`,
+          `OpenAI Responses annotation type "${annotation.type}" names no source; it was skipped.`,
+        );
+      }
+      case 'response.image_generation_call.partial_image':
+        return emit(partialImageUpdate(readWire(PartialImageEvent, payload, PROVIDER, type)));
+      case 'response.custom_tool_call_input.delta':
       case 'response.function_call_arguments.delta': {
         const event = readWire(ContentDeltaEvent, payload, PROVIDER, type);
         return parts.argumentsDelta(emit, event.item_id, event.delta, type);
@@ -141,6 +163,10 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
       case 'response.function_call_arguments.done': {
         const event = readWire(ArgumentsDoneEvent, payload, PROVIDER, type);
         return parts.argumentsDone(emit, event.item_id, event.arguments, type);
+      }
+      case 'response.custom_tool_call_input.done': {
+        const event = readWire(CustomInputDoneEvent, payload, PROVIDER, type);
+        return parts.argumentsDone(emit, event.item_id, event.input, type);
       }
       case 'response.completed': {
         const { response } = readWire(ResponseLifecycleEvent, payload, PROVIDER, type);
@@ -178,7 +204,7 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
         return endWith(emit, undefined, false, () => responsesFailed(code, message));
       }
       default:
-        if (NOTHING_TO_READ.has(type)) return;
+        if (NOTHING_TO_READ.has(type) || SERVER_TOOL_PROGRESS.has(type)) return;
         warn(
           emit,
           'unknown-event',

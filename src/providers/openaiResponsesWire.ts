@@ -47,6 +47,10 @@ export const OutputItemEvent = z.looseObject({
     name: z.optional(z.string()),
     arguments: z.optional(z.string()),
     encrypted_content: z.nullish(z.string()),
+    /** A custom tool call's free-text input. */
+    input: z.nullish(z.string()),
+    /** An apply-patch call's operation (`create_file` / `update_file` / `delete_file`). */
+    operation: z.optional(z.unknown()),
   }),
 });
 export type OutputItem = z.infer<typeof OutputItemEvent>['item'];
@@ -91,6 +95,9 @@ export const SummaryDoneEvent = z.looseObject({
 
 /** `function_call_arguments.done`. */
 export const ArgumentsDoneEvent = z.looseObject({ item_id: z.string(), arguments: z.string() });
+
+/** `custom_tool_call_input.done`: a custom tool's whole free-text input. */
+export const CustomInputDoneEvent = z.looseObject({ item_id: z.string(), input: z.string() });
 
 /** Error codes after which the same request may well succeed. */
 const RETRYABLE_CODES = new Set(['server_error', 'rate_limit_exceeded']);
