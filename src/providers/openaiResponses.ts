@@ -21,6 +21,8 @@ import {
   ResponsesErrorEvent,
   SummaryDeltaEvent,
   SummaryDoneEvent,
+  NOTHING_TO_READ,
+  createSequenceCheck,
   incompleteFinishReason,
   responsesFailed,
   responsesUsageEvent,
@@ -30,20 +32,11 @@ import { readWire, wireTypeOf } from './wireSchema';
 import {
   AnnotationAddedEvent,
   PartialImageEvent,
-  SERVER_TOOL_PROGRESS,
   partialImageUpdate,
   responsesCitation,
 } from './openaiResponsesServerTools';
 
 const PROVIDER = 'openai-responses';
-
-/** Events the decoder knows and needs nothing from: the text they carry also comes in deltas. */
-const NOTHING_TO_READ = new Set([
-  'response.content_part.added',
-  'response.content_part.done',
-  'response.reasoning_summary_part.added',
-  'response.reasoning_summary_part.done',
-]);
 
 /**
  * The OpenAI Responses wire (OpenAI, Azure, LM Studio, Ollama `/v1/responses`) as a pure
@@ -56,20 +49,7 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
   const parts = createResponsesParts(warn);
   let started = false;
   let ended = false;
-  let nextSequence: number | undefined;
-
-  const checkSequence = (emit: Emit, sequence: unknown) => {
-    if (typeof sequence !== 'number') return;
-    if (nextSequence !== undefined && sequence > nextSequence) {
-      emit({
-        type: 'warning',
-        code: 'sequence-gap',
-        message: `OpenAI Responses skipped from sequence number ${nextSequence} to ${sequence}; events may be missing.`,
-        detail: { expected: nextSequence, received: sequence },
-      });
-    }
-    nextSequence = sequence + 1;
-  };
+  const checkSequence = createSequenceCheck();
 
   /** Ends the open parts, reports usage, emits the terminal; nothing is decoded after it. */
   const endWith = (
@@ -204,7 +184,7 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
         return endWith(emit, undefined, false, () => responsesFailed(code, message));
       }
       default:
-        if (NOTHING_TO_READ.has(type) || SERVER_TOOL_PROGRESS.has(type)) return;
+        if (NOTHING_TO_READ.has(type)) return;
         warn(
           emit,
           'unknown-event',
@@ -248,6 +228,14 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
  * - `function_call` items → `tool-input-start` (index = `output_index`, id = `call_id`),
  *   `tool-input-delta`, then one `tool-call` at `function_call_arguments.done` or
  *   `output_item.done`, whichever comes first (arguments sent only there still get a delta).
+ *   Custom tools (`custom_tool_call_input.*`): the same, their free text is `input` and
+ *   `inputText` (never parsed); `apply_patch_call` → a `tool-call` `apply_patch` whose input is
+ *   the operation. `output_text.annotation.added` → `citation`.
+ * - Tools OpenAI runs itself (`web_search_call`, `file_search_call`, `mcp_call`,
+ *   `mcp_list_tools`, `code_interpreter_call`, `image_generation_call`) → `tool-start` at
+ *   `output_item.added`, `tool-end` (the done item as `result`) at `output_item.done`, both
+ *   `providerExecuted: true`; a partial image → `tool-update`. A `compaction` item is kept like
+ *   encrypted reasoning (`format: 'openai-compaction'`).
  * - `response.completed` → `usage`, `finish` (`tool-calls` when a call was made, else `stop`),
  *   `completed`; `response.incomplete` → `incomplete` (`max_output_tokens` → `length`,
  *   `content_filter` → `content-filter`, any other reason kept as is); `response.failed` and the
