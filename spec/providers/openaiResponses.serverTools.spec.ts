@@ -211,4 +211,39 @@ describe('decodeOpenAIResponses: server tools, citations, custom tools', () => {
     ]);
     expect(reasoningText(longer)).toBe('Two plus two');
   });
+
+  it('property: however the reasoning is split and wherever its .done comes, the reasoning is the wire text once', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.nat(8),
+        fc.boolean(),
+        (pieces, doneAfter, textFirst) => {
+          const full = pieces.join('');
+          const deltas = pieces.map((delta) => ({
+            type: 'response.reasoning_text.delta',
+            item_id: 'rs_1',
+            content_index: 0,
+            delta,
+          }));
+          const at = Math.min(doneAfter, deltas.length);
+          const text = { type: 'response.output_text.delta', item_id: 'msg_1', delta: 'A' };
+          const streamed = deltas.slice(0, at);
+          const payloads = [
+            created,
+            ...(textFirst ? [] : streamed),
+            text,
+            ...(textFirst ? streamed : []),
+            { type: 'response.reasoning_text.done', item_id: 'rs_1', content_index: 0, text: full },
+            completed,
+          ];
+          const reasoning = decode(payloads)
+            .flatMap((e) => (e.type === 'reasoning-delta' ? [e.delta] : []))
+            .join('');
+          expect(reasoning).toBe(full);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
