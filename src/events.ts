@@ -12,6 +12,8 @@ export const ProviderId = z.enum([
   'anthropic',
   'ollama',
   'llm-rx',
+  'cohere',
+  'bedrock',
 ]);
 export type ProviderId = z.infer<typeof ProviderId>;
 
