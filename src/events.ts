@@ -99,7 +99,10 @@ export const ToolInputDeltaEvent = z.object({
 });
 export type ToolInputDeltaEvent = z.infer<typeof ToolInputDeltaEvent>;
 
-/** A complete tool call. `error` says why `inputText` did not parse as JSON. */
+/**
+ * A complete tool call. `error` says why `inputText` did not parse as JSON; `signature` is an
+ * opaque token the provider wants back with the call (Gemini's `thought_signature`).
+ */
 export const ToolCallEvent = z.object({
   type: z.literal('tool-call'),
   id: z.string(),
@@ -107,6 +110,7 @@ export const ToolCallEvent = z.object({
   input: z.unknown(),
   inputText: z.string(),
   error: z.optional(z.string()),
+  signature: z.optional(z.string()),
 });
 export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
 

@@ -12,6 +12,7 @@ import * as contentModule from './openaiChatContent';
 import type { ContentSink } from './openaiChatContent';
 import { completedWithoutFinish, usageOfChunk } from './openaiChatUsage';
 import { createToolCallAssembler } from './openaiChatToolCalls';
+import { createChatExtras, type ChatExtras } from './openaiChatExtras';
 import * as reasoningModule from './openaiChatReasoning';
 import { zodMessages } from '../internal/zodMessages';
 
@@ -55,12 +56,14 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
   let usage: UsageEvent | undefined;
   let reasoning: ReturnType<typeof createReasoningTracker>;
   let toolCalls: ReturnType<typeof createToolCallAssembler>;
+  let extras: ChatExtras;
 
   /** Starts the response on its first chunk; ids of everything after derive from its id. */
   function begin(chunk: ChunkType, emit: Emit) {
     baseId = chunk.id || 'response';
     reasoning = createReasoningTracker(baseId);
     toolCalls = createToolCallAssembler(baseId);
+    extras = createChatExtras(baseId);
     const start: StreamEvent = { type: 'response-start', provider: PROVIDER };
     if (chunk.id) start.id = chunk.id;
     if (chunk.model) start.model = chunk.model;
@@ -113,6 +116,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
         toolCalls.add(fragment, position, emit, () => reasoning.endAll(emit)),
       );
     }
+    if (delta.executed_tools) extras.executedTools(delta.executed_tools, emit);
   }
 
   function decodeFinish(raw: string, emit: Emit) {
@@ -153,6 +157,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
       if (choice.finish_reason) decodeFinish(choice.finish_reason, emit);
     }
     if (error) return fail(error as ChunkError, emit);
+    if (chunk.citations) extras.citations(chunk.citations, emit);
     const next = usageOfChunk(chunk, usage);
     if (next) emit((usage = next));
   }
