@@ -13,7 +13,6 @@ import {
   bedrockFailed,
   bedrockFinishReasonOf,
   bedrockUsageOf,
-  isBedrockException,
 } from './bedrockWire';
 import { createWarnOnce, decoderOperator, type Emit, type WireDecoder } from './decoder';
 import { toolCallEvent } from './toolCall';
@@ -152,11 +151,6 @@ export function createBedrockDecoder(): WireDecoder<BedrockInput> {
         return emit(terminalForFinish(finish, usage));
       }
       default:
-        if (isBedrockException(type)) {
-          endAll(emit);
-          ended = true;
-          return emit(bedrockFailed(type, payload));
-        }
         warn(
           emit,
           'unknown-event',
@@ -169,8 +163,13 @@ export function createBedrockDecoder(): WireDecoder<BedrockInput> {
   return {
     next(input, emit) {
       if (ended) return;
-      const { type, payload } = bedrockEventOf(input);
-      if (!started && !isBedrockException(type)) {
+      const { type, payload, failure } = bedrockEventOf(input);
+      if (failure) {
+        endAll(emit);
+        ended = true;
+        return emit(bedrockFailed(type, payload));
+      }
+      if (!started) {
         started = true;
         emit({ type: 'response-start', provider: PROVIDER });
       }

@@ -55,6 +55,8 @@ export const DECODED_DELTA_FIELDS = new Set(['text', 'reasoningContent', 'toolUs
 export interface BedrockEvent {
   type: string;
   payload: unknown;
+  /** True for an exception or error: framed as one, or named like one (`…Exception`). */
+  failure: boolean;
 }
 
 /**
@@ -69,15 +71,18 @@ export function bedrockEventOf(input: unknown): BedrockEvent {
     const kind = headers[':message-type'];
     if (kind === 'error') {
       const type = String(headers[':error-code'] ?? 'error');
-      return { type, payload: { message: String(headers[':error-message'] ?? '') } };
+      const payload = { message: String(headers[':error-message'] ?? '') };
+      return { type, payload, failure: true };
     }
     const name = kind === 'exception' ? headers[':exception-type'] : headers[':event-type'];
     const data = new TextDecoder().decode(body);
     const payload = data.trim() === '' ? {} : parseJsonPayload(data, 'bedrock');
-    if (typeof name === 'string') return { type: name, payload };
+    if (typeof name === 'string')
+      return { type: name, payload, failure: kind === 'exception' || isBedrockException(name) };
   } else if (isRecord(input)) {
     const keys = Object.keys(input);
-    if (keys.length === 1) return { type: keys[0], payload: input[keys[0]] };
+    if (keys.length === 1)
+      return { type: keys[0], payload: input[keys[0]], failure: isBedrockException(keys[0]) };
   }
   throw new LlmRxError(
     'malformed-event',
