@@ -99,10 +99,7 @@ export const ToolInputDeltaEvent = z.object({
 });
 export type ToolInputDeltaEvent = z.infer<typeof ToolInputDeltaEvent>;
 
-/**
- * A complete tool call. `error` says why `inputText` did not parse as JSON; `signature` is an
- * opaque token the provider wants back with the call (Gemini's `thought_signature`).
- */
+/** A complete tool call; `error`: why `inputText` is not JSON; `signature`: opaque, kept. */
 export const ToolCallEvent = z.object({
   type: z.literal('tool-call'),
   id: z.string(),
