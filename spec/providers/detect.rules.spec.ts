@@ -129,6 +129,8 @@ describe('PROVIDER_NAMES', () => {
   it('is every wire format once, plus openrouter', () => {
     expect([...PROVIDER_NAMES].sort()).toEqual([
       'anthropic',
+      'bedrock',
+      'cohere',
       'llm-rx',
       'ollama',
       'openai-chat',
