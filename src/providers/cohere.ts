@@ -240,6 +240,7 @@ export function createCohereDecoder(): WireDecoder<SseMessage> {
  *
  * @example
  * ```ts
+ * // init: POST { stream: true, … } with `Accept: text/event-stream` (else Cohere sends NDJSON)
  * const response = await fetch('https://api.cohere.com/v2/chat', init);
  * fromSse(response).pipe(decodeCohere(), ensureTerminal()).subscribe(console.log);
  * ```
