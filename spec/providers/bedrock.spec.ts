@@ -169,6 +169,22 @@ describe('decodeBedrock', () => {
     });
   });
 
+  it('redacted reasoning from the AWS SDK (bytes) is kept as the base64 the wire sends', () => {
+    const bytes = new TextEncoder().encode('Encrypted');
+    const events = decodeObjects([
+      {
+        contentBlockDelta: {
+          contentBlockIndex: 0,
+          delta: { reasoningContent: { redactedContent: bytes } },
+        },
+      },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+    ]);
+    expect(events.find((e) => e.type === 'reasoning-end')).toEqual(
+      expect.objectContaining({ redacted: ['RW5jcnlwdGVk'] }),
+    );
+  });
+
   it('an input of no known shape throws malformed-event', () => {
     const decoder = createBedrockDecoder();
     expect(() => decoder.next({ a: 1, b: 2 }, () => undefined)).toThrow(

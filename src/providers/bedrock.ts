@@ -9,6 +9,7 @@ import {
   DECODED_DELTA_FIELDS,
   MessageStop,
   Metadata,
+  base64Of,
   bedrockEventOf,
   bedrockFailed,
   bedrockFinishReasonOf,
@@ -116,7 +117,7 @@ export function createBedrockDecoder(): WireDecoder<BedrockInput> {
       if (reasoning.text)
         emit({ type: 'reasoning-delta', id: block.id, index, delta: reasoning.text, kind: 'text' });
       if (reasoning.signature) block.signature = (block.signature ?? '') + reasoning.signature;
-      if (reasoning.redactedContent) block.redacted.push(reasoning.redactedContent);
+      if (reasoning.redactedContent) block.redacted.push(base64Of(reasoning.redactedContent));
     }
     const input = delta.toolUse?.input;
     const tool = blocks.get(index);

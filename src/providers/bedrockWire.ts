@@ -26,7 +26,14 @@ export const BlockDelta = z.looseObject({
   contentBlockIndex: blockIndex,
   delta: z.looseObject({
     text,
-    reasoningContent: z.nullish(z.looseObject({ text, signature: text, redactedContent: text })),
+    // `redactedContent` is base64 text on the wire and a Uint8Array from the AWS SDK.
+    reasoningContent: z.nullish(
+      z.looseObject({
+        text,
+        signature: text,
+        redactedContent: z.nullish(z.union([z.string(), z.instanceof(Uint8Array)])),
+      }),
+    ),
     toolUse: z.nullish(z.looseObject({ input: text })),
   }),
 });
@@ -47,6 +54,14 @@ export const Metadata = z.looseObject({
   ),
 });
 export type Metadata = z.infer<typeof Metadata>;
+
+/** Redacted reasoning as the wire sends it: base64 (bytes from the AWS SDK are encoded). */
+export function base64Of(content: string | Uint8Array): string {
+  if (typeof content === 'string') return content;
+  let binary = '';
+  for (const byte of content) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
 
 /** `delta` fields decodeBedrock reads; others are reported once as `unknown-field`. */
 export const DECODED_DELTA_FIELDS = new Set(['text', 'reasoningContent', 'toolUse']);
