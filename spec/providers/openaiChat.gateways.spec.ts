@@ -79,6 +79,27 @@ describe('decodeOpenAIChat: the 2026 gateways', () => {
     ]);
   });
 
+  it('Perplexity: search_results give the citations their titles; alone, they are the list', () => {
+    const results = [
+      { url: 'https://a.example', title: 'A' },
+      { url: 'https://b.example', title: 'B', date: '2026-01-01' },
+    ];
+    const withBoth = decode([
+      chunk(
+        { content: 'x' },
+        { citations: ['https://b.example', 'https://a.example'], search_results: results },
+      ),
+    ]);
+    expect(withBoth.filter((e) => e.type === 'citation')).toEqual([
+      { type: 'citation', id: '1', url: 'https://b.example', title: 'B' },
+      { type: 'citation', id: '2', url: 'https://a.example', title: 'A' },
+    ]);
+    const alone = decode([chunk({ content: 'x' }, { search_results: results.slice(0, 1) })]);
+    expect(alone.filter((e) => e.type === 'citation')).toEqual([
+      { type: 'citation', id: '1', url: 'https://a.example', title: 'A' },
+    ]);
+  });
+
   it('Groq compound: executed_tools → provider-executed tool-start, then tool-end once the output comes', () => {
     const tool = { index: 0, type: 'search', arguments: '{"query":"x"}' };
     const events = decode([

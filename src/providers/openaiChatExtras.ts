@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { CitationEvent } from '../events';
 import type { Emit } from './decoder';
 
 // What OpenAI-compatible gateways send beside the answer: Perplexity's cited URLs and the
@@ -16,12 +17,16 @@ export const ExecutedTool = z.looseObject({
 });
 export type ExecutedTool = z.infer<typeof ExecutedTool>;
 
+/** Perplexity: one entry of `search_results[]`, a cited page with its title. */
+export const SearchResult = z.looseObject({ url: z.string(), title: text });
+export type SearchResult = z.infer<typeof SearchResult>;
+
 /** The `citation` and provider-executed tool events of one openai-chat stream. */
 export type ChatExtras = ReturnType<typeof createChatExtras>;
 
 /**
- * Turns `citations[]` (Perplexity) into one `citation` per URL, the first time it appears
- * (Perplexity resends the whole list on every chunk), and `delta.executed_tools[]` (Groq
+ * Turns `citations[]` / `search_results[]` (Perplexity) into one `citation` per URL, the first
+ * time it appears (Perplexity resends the whole list on every chunk), and `delta.executed_tools[]` (Groq
  * compound) into `tool-start` when a tool first appears and `tool-end` when its `output`
  * arrives, both with `providerExecuted: true`. Tool ids: `${responseId}:executed:${index}`.
  */
@@ -31,13 +36,25 @@ export function createChatExtras(baseId: string) {
   const ended = new Set<number>();
 
   return {
-    citations(urls: readonly string[] | null | undefined, emit: Emit) {
-      for (const url of urls ?? []) {
-        if (cited.has(url)) continue;
+    /**
+     * `citations` (URLs) and `search_results` (URL and title) of one chunk: each URL once,
+     * numbered by its place in `citations` (the answer cites "[1]", "[2]", …), titled from
+     * `search_results` when it has the URL.
+     */
+    citations(
+      urls: readonly string[] | null | undefined,
+      results: readonly SearchResult[] | null | undefined,
+      emit: Emit,
+    ) {
+      const list = urls ?? results?.map((result) => result.url) ?? [];
+      list.forEach((url, position) => {
+        if (cited.has(url)) return;
         cited.add(url);
-        // The answer cites sources by their 1-based place in the list: "[1]", "[2]", …
-        emit({ type: 'citation', id: String(cited.size), url });
-      }
+        const event: CitationEvent = { type: 'citation', id: String(position + 1), url };
+        const title = results?.find((result) => result.url === url)?.title;
+        if (title) event.title = title;
+        emit(event);
+      });
     },
 
     executedTools(tools: readonly ExecutedTool[] | null | undefined, emit: Emit) {

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { isRetryableHttpStatus } from '../errors';
 import type { FailedError, FinishReason } from '../events';
 import type { Emit, WarnOnce } from './decoder';
-import { ExecutedTool } from './openaiChatExtras';
+import { ExecutedTool, SearchResult } from './openaiChatExtras';
 
 // The parts of an OpenAI-compatible `chat.completion.chunk` the decoder reads, and nothing
 // else: loose objects, so a server that adds fields never breaks decoding (the decoder reports
@@ -148,8 +148,9 @@ export const Chunk = z.looseObject({
   // Groq reports usage in `x_groq.usage` of the final chunk.
   x_groq: z.nullish(z.looseObject({ usage: z.nullish(ChunkUsage) })),
   error: z.nullish(ChunkError),
-  // Perplexity: the URLs the answer cites, resent whole on every chunk.
+  // Perplexity: the URLs the answer cites, resent whole on every chunk, and their titles.
   citations: z.nullish(z.array(z.string())),
+  search_results: z.nullish(z.array(SearchResult)),
 });
 export type Chunk = z.infer<typeof Chunk>;
 
@@ -223,7 +224,8 @@ export function readPlainDelta(value: unknown): ChunkDelta | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const chunk = value as Record<string, unknown>;
   if (chunk.error != null || chunk.usage != null || chunk.object === 'error') return undefined;
-  if (chunk.x_groq != null || chunk.citations != null) return undefined;
+  if (chunk.x_groq != null || chunk.citations != null || chunk.search_results != null)
+    return undefined;
   const choices = chunk.choices;
   if (!Array.isArray(choices) || choices.length !== 1) return undefined;
   const choice = choices[0] as Record<string, unknown> | null;
