@@ -1,6 +1,8 @@
 import { cutsSurrogatePair } from '../text/surrogates';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
+import type { BlockOrigin } from '../chunking/blockOrigin';
+import type { TerminalEvent } from '../events';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
 export interface MessageEdit {
   /** `send` starts message `message`; `edit` replaces its text. */
@@ -13,22 +15,72 @@ export interface MessageEdit {
   rendered?: RenderedMessage;
 }
 
+/**
+ * The last step of `toMessageEdits`: the answer ended, with `terminal` (the stream's terminal
+ * event, as it came). `silent`: the reply was a silent token (`NO_REPLY`), nothing is shown.
+ */
+export interface MessageEnd {
+  op: 'end';
+  terminal: TerminalEvent;
+  silent?: true;
+}
+
+/** What `toMessageEdits` emits and `deliver` takes: the edits of an answer, then its end. */
+export type MessageStep = MessageEdit | MessageEnd;
+
 /** Settings of {@link createMessageEditPlanner}. */
 export interface MessageEditPlannerOptions {
   /** The platform's limit for one message (e.g. Telegram 4096). */
   maxMessageChars: number;
-  /** Put between two blocks in one message. */
+  /** Put between two blocks in one message when the model's text between them is not known. */
   separator: string;
   /** Render each message for a chat app; the limit then counts rendered length. */
   render?: RenderFormat;
 }
 
+/** The markdown of the message being grown: the model's text so far and the closer it ends with. */
+interface OpenMessage {
+  /** The model's text (with the first block's reopen line or table header), untrimmed. */
+  model: string;
+  /** The fence closer the last block ended with (the chunker's), or `''`. */
+  closer: string;
+}
+
+const shown = ({ model, closer }: OpenMessage) => model.trimEnd() + closer;
+
 /**
- * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText)` returns
- * the sends and edits that show that block.
+ * The message once `blockText` joins it. A block that continues the same text part (its
+ * `origin` says so) is joined as the model wrote it: the previous block's closer and this
+ * block's reopen line go, the model's own text between them comes back. Any other block (a
+ * new text part, a block made by hand) follows the shown text after `separator`.
+ */
+export function joinBlock(
+  open: OpenMessage,
+  blockText: string,
+  origin: BlockOrigin | undefined,
+  separator: string,
+): OpenMessage {
+  if (origin?.continues)
+    return { model: open.model + origin.lead + origin.body, closer: origin.closer };
+  const start = startMessage(blockText, origin);
+  return { model: shown(open) + separator + start.model, closer: start.closer };
+}
+
+/** A message that starts with the block: its text as the chunker made it. */
+function startMessage(blockText: string, origin: BlockOrigin | undefined): OpenMessage {
+  if (!origin) return { model: blockText, closer: '' };
+  return { model: origin.prefix + origin.body, closer: origin.closer };
+}
+
+/**
+ * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText, origin?)`
+ * returns the sends and edits that show that block.
  *
- * - The block fits after the current message's text (plus the separator): one `edit`.
- * - It does not fit: a `send` of a new message holding the block.
+ * - The block fits in the current message: one `edit`. Blocks of one text part are joined as
+ *   the model wrote them (`origin`, recorded by bufferChunk): no separator, and a fence the
+ *   chunker closed and reopened between them is whole again. Other blocks follow `separator`.
+ * - It does not fit: a `send` of a new message holding the block (as the chunker cut it, so a
+ *   fence cut by the message boundary is closed in one and reopened in the next).
  * - The block alone is longer than `maxMessageChars`: it is split, at the last whitespace
  *   within the limit when there is one (the whitespace is dropped), else hard at the limit
  *   (never inside a surrogate pair); each piece is its own `send`.
@@ -40,27 +92,39 @@ export function createMessageEditPlanner({
   maxMessageChars,
   separator,
   render,
-}: MessageEditPlannerOptions): { push(blockText: string): MessageEdit[] } {
+}: MessageEditPlannerOptions): MessageEditPlanner {
   if (render) return createRenderedEditPlanner({ maxMessageChars, separator, render });
   let message = -1;
-  let text = '';
+  let open: OpenMessage | undefined;
 
   const send = (pieceText: string): MessageEdit => {
     message++;
-    text = pieceText;
-    return { op: 'send', message, text };
+    open = { model: pieceText, closer: '' };
+    return { op: 'send', message, text: pieceText };
   };
 
   return {
-    push(blockText: string): MessageEdit[] {
+    push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
-      if (message >= 0 && text.length + separator.length + blockText.length <= maxMessageChars) {
-        text = text + separator + blockText;
-        return [{ op: 'edit', message, text }];
+      if (open) {
+        const joined = joinBlock(open, blockText, origin, separator);
+        const text = shown(joined);
+        if (text.length <= maxMessageChars) {
+          open = joined;
+          return [{ op: 'edit', message, text }];
+        }
       }
-      return splitToFit(blockText, maxMessageChars).map(send);
+      const pieces = splitToFit(blockText, maxMessageChars);
+      const edits = pieces.map(send);
+      if (pieces.length === 1) open = startMessage(blockText, origin);
+      return edits;
     },
   };
+}
+
+/** What {@link createMessageEditPlanner} returns. */
+export interface MessageEditPlanner {
+  push(blockText: string, origin?: BlockOrigin): MessageEdit[];
 }
 
 /**
@@ -77,31 +141,34 @@ export function createRenderedEditPlanner({
   maxMessageChars,
   separator,
   render,
-}: MessageEditPlannerOptions & { render: RenderFormat }) {
+}: MessageEditPlannerOptions & { render: RenderFormat }): MessageEditPlanner {
   let message = -1;
   // The markdown of the current message; undefined when it is a piece of a split block.
-  let text: string | undefined;
+  let open: OpenMessage | undefined;
   const renderText = (markdown: string) =>
     renderMessages(markdown, render, { maxLength: maxMessageChars });
 
   return {
-    push(blockText: string): MessageEdit[] {
+    push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
-      if (text !== undefined) {
-        const joined = text + separator + blockText;
-        const messages = renderText(joined);
+      if (open) {
+        const joined = joinBlock(open, blockText, origin, separator);
+        const text = shown(joined);
+        const messages = renderText(text);
         if (messages.length === 1) {
-          text = joined;
+          open = joined;
           return [{ op: 'edit', message, text, rendered: messages[0].rendered }];
         }
       }
       const messages = renderText(blockText);
       if (messages.length === 0) return [];
       if (messages.length === 1) {
-        text = blockText;
-        return [{ op: 'send', message: ++message, text, rendered: messages[0].rendered }];
+        open = startMessage(blockText, origin);
+        return [
+          { op: 'send', message: ++message, text: blockText, rendered: messages[0].rendered },
+        ];
       }
-      text = undefined;
+      open = undefined;
       return messages.map(({ rendered, plain }) => ({
         op: 'send',
         message: ++message,
