@@ -38,15 +38,13 @@ export interface MessageEditPlannerOptions {
   render?: RenderFormat;
 }
 
-/** The markdown of the message being grown: the model's text so far and the closer it ends with. */
+/** The message being grown: the model's text so far (to join the next block to) and what it shows. */
 interface OpenMessage {
   /** The model's text (with the first block's reopen line or table header), untrimmed. */
   model: string;
-  /** The fence closer the last block ended with (the chunker's), or `''`. */
-  closer: string;
+  /** The message's text as shown (trimmed, with the closer of a fence cut at its end). */
+  text: string;
 }
-
-const shown = ({ model, closer }: OpenMessage) => model.trimEnd() + closer;
 
 /**
  * The message once `blockText` joins it. A block that continues the same text part (its
@@ -60,16 +58,17 @@ export function joinBlock(
   origin: BlockOrigin | undefined,
   separator: string,
 ): OpenMessage {
-  if (origin?.continues)
-    return { model: open.model + origin.lead + origin.body, closer: origin.closer };
-  const start = startMessage(blockText, origin);
-  return { model: shown(open) + separator + start.model, closer: start.closer };
+  if (origin?.continues) {
+    const model = open.model + origin.lead + origin.body;
+    return { model, text: model.trimEnd() + origin.closer };
+  }
+  const before = open.text + separator;
+  return { model: before + startMessage(blockText, origin).model, text: before + blockText };
 }
 
 /** A message that starts with the block: its text as the chunker made it. */
 function startMessage(blockText: string, origin: BlockOrigin | undefined): OpenMessage {
-  if (!origin) return { model: blockText, closer: '' };
-  return { model: origin.prefix + origin.body, closer: origin.closer };
+  return { model: origin ? origin.prefix + origin.body : blockText, text: blockText };
 }
 
 /**
@@ -99,7 +98,7 @@ export function createMessageEditPlanner({
 
   const send = (pieceText: string): MessageEdit => {
     message++;
-    open = { model: pieceText, closer: '' };
+    open = { model: pieceText, text: pieceText };
     return { op: 'send', message, text: pieceText };
   };
 
@@ -108,7 +107,7 @@ export function createMessageEditPlanner({
       if (blockText === '') return [];
       if (open) {
         const joined = joinBlock(open, blockText, origin, separator);
-        const text = shown(joined);
+        const text = joined.text;
         if (text.length <= maxMessageChars) {
           open = joined;
           return [{ op: 'edit', message, text }];
@@ -153,7 +152,7 @@ export function createRenderedEditPlanner({
       if (blockText === '') return [];
       if (open) {
         const joined = joinBlock(open, blockText, origin, separator);
-        const text = shown(joined);
+        const text = joined.text;
         const messages = renderText(text);
         if (messages.length === 1) {
           open = joined;
@@ -204,4 +203,9 @@ function cutPosition(text: string, limit: number): number {
   if (space > 0) return space;
   // A hard cut keeps a surrogate pair whole, and the first piece at least one code unit long.
   return limit > 1 && cutsSurrogatePair(text, limit) ? limit - 1 : limit;
+}
+
+/** True for a `send` or an `edit`, false for the `end` step: `steps.filter(isMessageEdit)`. */
+export function isMessageEdit(step: MessageStep): step is MessageEdit {
+  return step.op !== 'end';
 }
