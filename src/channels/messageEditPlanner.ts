@@ -42,15 +42,20 @@ export interface MessageEditPlannerOptions {
 interface OpenMessage {
   /** The model's text (with the first block's reopen line or table header), untrimmed. */
   model: string;
-  /** The message's text as shown (trimmed, with the closer of a fence cut at its end). */
+  /** What the message shows while it may still grow: each next text starts with it. */
   text: string;
+  /** The chunker's closer of a fence cut at the message's end, shown once the message closes. */
+  closer: string;
 }
+
+/** The message's text once it closes. */
+const finalText = (open: OpenMessage) => open.text + open.closer;
 
 /**
  * The message once `blockText` joins it. A block that continues the same text part (its
  * `origin` says so) is joined as the model wrote it: the previous block's closer and this
  * block's reopen line go, the model's own text between them comes back. Any other block (a
- * new text part, a block made by hand) follows the shown text after `separator`.
+ * new text part, a block made by hand) follows the message's final text after `separator`.
  */
 export function joinBlock(
   open: OpenMessage,
@@ -60,26 +65,39 @@ export function joinBlock(
 ): OpenMessage {
   if (origin?.continues) {
     const model = open.model + origin.lead + origin.body;
-    return { model, text: model.trimEnd() + origin.closer };
+    return { model, text: model.trimEnd(), closer: origin.closer };
   }
-  const before = open.text + separator;
-  return { model: before + startMessage(blockText, origin).model, text: before + blockText };
+  const before = finalText(open) + separator;
+  const start = startMessage(blockText, origin);
+  return { model: before + start.model, text: before + start.text, closer: start.closer };
 }
 
-/** A message that starts with the block: its text as the chunker made it. */
+/** A message that starts with the block: its text as the chunker made it, the closer held. */
 function startMessage(blockText: string, origin: BlockOrigin | undefined): OpenMessage {
-  return { model: origin ? origin.prefix + origin.body : blockText, text: blockText };
+  if (!origin) return { model: blockText, text: blockText, closer: '' };
+  const model = origin.prefix + origin.body;
+  return { model, text: model.trimEnd(), closer: origin.closer };
+}
+
+/** What {@link createMessageEditPlanner} returns. */
+export interface MessageEditPlanner {
+  /** The sends and edits that show the block. */
+  push(blockText: string, origin?: BlockOrigin): MessageEdit[];
+  /** The answer ended: the edit that closes a fence cut at the last message's end, if any. */
+  close(): MessageEdit[];
 }
 
 /**
  * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText, origin?)`
- * returns the sends and edits that show that block.
+ * returns the sends and edits that show that block; `close()` ends the reply.
  *
  * - The block fits in the current message: one `edit`. Blocks of one text part are joined as
  *   the model wrote them (`origin`, recorded by bufferChunk): no separator, and a fence the
  *   chunker closed and reopened between them is whole again. Other blocks follow `separator`.
- * - It does not fit: a `send` of a new message holding the block (as the chunker cut it, so a
- *   fence cut by the message boundary is closed in one and reopened in the next).
+ * - Every text of a message starts with the one before (a streaming app only appends). A
+ *   fence the chunker cut at the message's end is closed when the message closes: an `edit`
+ *   with the closer before the next message's `send`, or at `close()`. The limit counts it.
+ * - It does not fit: a `send` of a new message holding the block, reopened fence included.
  * - The block alone is longer than `maxMessageChars`: it is split, at the last whitespace
  *   within the limit when there is one (the whitespace is dropped), else hard at the limit
  *   (never inside a surrogate pair); each piece is its own `send`.
@@ -98,8 +116,13 @@ export function createMessageEditPlanner({
 
   const send = (pieceText: string): MessageEdit => {
     message++;
-    open = { model: pieceText, text: pieceText };
+    open = { model: pieceText, text: pieceText, closer: '' };
     return { op: 'send', message, text: pieceText };
+  };
+  const close = (): MessageEdit[] => {
+    if (!open?.closer) return [];
+    open = { ...open, text: finalText(open), closer: '' };
+    return [{ op: 'edit', message, text: open.text }];
   };
 
   return {
@@ -107,28 +130,26 @@ export function createMessageEditPlanner({
       if (blockText === '') return [];
       if (open) {
         const joined = joinBlock(open, blockText, origin, separator);
-        const text = joined.text;
-        if (text.length <= maxMessageChars) {
+        if (finalText(joined).length <= maxMessageChars) {
           open = joined;
-          return [{ op: 'edit', message, text }];
+          return [{ op: 'edit', message, text: joined.text }];
         }
       }
+      const edits = close();
       const pieces = splitToFit(blockText, maxMessageChars);
-      const edits = pieces.map(send);
-      if (pieces.length === 1) open = startMessage(blockText, origin);
+      if (pieces.length !== 1 || !origin) return [...edits, ...pieces.map(send)];
+      const start = startMessage(blockText, origin);
+      edits.push(send(start.text));
+      open = start;
       return edits;
     },
+    close,
   };
-}
-
-/** What {@link createMessageEditPlanner} returns. */
-export interface MessageEditPlanner {
-  push(blockText: string, origin?: BlockOrigin): MessageEdit[];
 }
 
 /**
  * The planner with rendering: every edit carries `rendered` (the message's markdown, `text`,
- * rendered for `render`), and a block fits when the rendered message stays within
+ * rendered for `render`), and a block fits when the rendered message, closed, stays within
  * `maxMessageChars` as `renderMarkdown` counts it.
  *
  * - A block whose rendering alone needs several messages is sent as `renderMarkdown` splits
@@ -146,35 +167,42 @@ export function createRenderedEditPlanner({
   let open: OpenMessage | undefined;
   const renderText = (markdown: string) =>
     renderMessages(markdown, render, { maxLength: maxMessageChars });
+  const shown = (op: 'send' | 'edit', text: string, rendered?: RenderedMessage): MessageEdit => ({
+    op,
+    message: op === 'send' ? ++message : message,
+    text,
+    rendered: rendered ?? renderText(text)[0].rendered,
+  });
+  const close = (): MessageEdit[] => {
+    if (!open?.closer) return [];
+    open = { ...open, text: finalText(open), closer: '' };
+    return [shown('edit', open.text)];
+  };
 
   return {
     push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
       if (open) {
         const joined = joinBlock(open, blockText, origin, separator);
-        const text = joined.text;
-        const messages = renderText(text);
+        const messages = renderText(finalText(joined));
         if (messages.length === 1) {
           open = joined;
-          return [{ op: 'edit', message, text, rendered: messages[0].rendered }];
+          return [shown('edit', joined.text, joined.closer ? undefined : messages[0].rendered)];
         }
       }
       const messages = renderText(blockText);
       if (messages.length === 0) return [];
+      const edits = close();
       if (messages.length === 1) {
         open = startMessage(blockText, origin);
-        return [
-          { op: 'send', message: ++message, text: blockText, rendered: messages[0].rendered },
-        ];
+        edits.push(shown('send', open.text, open.closer ? undefined : messages[0].rendered));
+        return edits;
       }
       open = undefined;
-      return messages.map(({ rendered, plain }) => ({
-        op: 'send',
-        message: ++message,
-        text: plain,
-        rendered,
-      }));
+      for (const { rendered, plain } of messages) edits.push(shown('send', plain, rendered));
+      return edits;
     },
+    close,
   };
 }
 

@@ -113,6 +113,7 @@ export function toMessageEdits(
     let ended = false;
     const end = (terminal: TerminalEvent) => {
       ended = true;
+      for (const edit of planner.close()) subscriber.next(edit);
       subscriber.next(silent ? { op: 'end', terminal, silent: true } : { op: 'end', terminal });
     };
     return {
