@@ -112,8 +112,8 @@ export function eventLogContract(makeLog: () => EventLog, idPrefix: string): voi
 
   it('unknown ids, and positions at or past the terminal of a finished stream: one failed', async () => {
     const log = makeLog();
-    const [unknown] = await collect(followLog(log, freshId()));
-    expect(unknown.type === 'failed' && unknown.error.code).toBe('unknown-stream');
+    const [unknown] = await collect(followLog(log, freshId(), { startTimeoutMs: 0 }));
+    expect(unknown.type === 'failed' && unknown.error.code).toBe('stream-not-found');
     const id = freshId();
     await record(log, id, concat([delta(0), delta(1), done])).passed;
     for (const after of [2, 3, 9]) {
