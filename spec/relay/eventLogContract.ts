@@ -131,6 +131,18 @@ export function eventLogContract(makeLog: () => EventLog, idPrefix: string): voi
     }
   });
 
+  it('a follower of an id not recorded yet waits for it (startTimeoutMs), then follows it whole', async () => {
+    const log = makeLog();
+    const id = freshId();
+    const followed = collect(followLog(log, id, { startTimeoutMs: 5000 }));
+    await new Promise((resolve) => setTimeout(resolve, 120)); // a few polls find nothing
+    const events = [delta(0), delta(1), done];
+    await record(log, id, concat(events)).passed;
+    expect(await followed).toEqual(events);
+    const [missing] = await collect(followLog(log, freshId(), { startTimeoutMs: 150 }));
+    expect(missing).toMatchObject({ type: 'failed', error: { code: 'stream-not-found' } });
+  });
+
   it('a follower ahead of an open stream waits for the events past its position', async () => {
     const log = makeLog();
     const id = freshId();
