@@ -15,6 +15,7 @@ import { logUnavailable } from './errors';
 import { claimStream } from './writer';
 import { stopSignals } from '../relay/log/stopSignals';
 import { createStopWatch } from './stopWatch';
+import { createHeartbeatLane } from './heartbeatLane';
 
 /**
  * An {@link EventLog} in Redis, for gateways on many nodes: any node can
@@ -81,6 +82,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
   const ttlMs = resolved.ttlSeconds * 1000;
   const writers = new Set<EventLogWriter>();
   const hub = createFollowHub(resolved);
+  const heartbeats = createHeartbeatLane(client, resolved.maxReconnectAttempts);
   const stops = stopSignals();
   const stopWatch = createStopWatch(resolved, stops);
   let closed = false;
@@ -111,7 +113,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       return defer(() =>
         closed
           ? throwError(closedError)
-          : claimStream({ options: resolved, writers }, streamId, claimOptions?.chatId),
+          : claimStream({ options: resolved, writers, heartbeats }, streamId, claimOptions?.chatId),
       );
     },
 
@@ -188,6 +190,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       closed = true;
       stopWatch.close();
       stops.clear();
+      heartbeats.close();
       for (const writer of [...writers]) writer.release();
       hub.failAll(closedError());
     },
