@@ -7,7 +7,7 @@ import { durationOption, parseOptions, schedulerOption, signalOption } from './i
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
 import type { Emit, WireDecoder } from './providers/decoder';
-import { excerpt } from './source/excerpt';
+import { excerpt, looksLikeHtml } from './source/excerpt';
 import {
   detectWireFormat,
   isNdjsonContentType,
@@ -197,7 +197,10 @@ export function streamEvents(
             if (messages === 0 && firstIgnoredLine !== undefined) {
               emit(
                 unexpectedBody(
-                  `The body is not an event stream: it began ${excerpt(firstIgnoredLine)}`,
+                  // Markup never goes into a message a browser or a chat shows.
+                  looksLikeHtml(firstIgnoredLine)
+                    ? 'The body is not an event stream: it is an HTML page'
+                    : `The body is not an event stream: it began ${excerpt(firstIgnoredLine)}`,
                 ),
               );
               return subscriber.complete();
