@@ -115,6 +115,12 @@ function createWriter(
     );
   };
   const beat = () => {
+    // The heartbeats have a connection of their own: they must not outlive the one the appends
+    // go on (a destroyed client is a recorder that can no longer write, however alive it looks).
+    if (!client.isOpen) {
+      fail(logUnavailable('writing to the stream', 'the Redis client was closed'));
+      return;
+    }
     const deadlineMs = answerDeadlineMs(heartbeatMs);
     if (inFlight > 0 && scheduler.now() - progressAt > deadlineMs) {
       fail(logUnavailable('writing to the stream', `no answer from Redis for ${deadlineMs}ms`));
