@@ -22,7 +22,8 @@
  * - `invalid-options`: an operator or function was given options it cannot use.
  * - `incomplete-turn`: a turn carried nothing a user could receive (see `assertTurn`).
  * - `stream-exists`: an event log already holds a stream under that id (recordTo).
- * - `unknown-stream`: an event log holds no stream under that id (followLog).
+ * - `unknown-stream`: an event log holds no stream under that id (`log.read`).
+ * - `stream-not-found`: no stream appeared under that id within followLog's `startTimeoutMs`.
  * - `invalid-last-event-id`: a resume position (`Last-Event-ID`) that is not a whole number
  *   within the stream.
  * - `producer-lost`: the process recording a stream stopped refreshing its liveness key
@@ -47,6 +48,7 @@ export type ErrorCode =
   | 'incomplete-turn'
   | 'stream-exists'
   | 'unknown-stream'
+  | 'stream-not-found'
   | 'invalid-last-event-id'
   | 'producer-lost'
   | 'log-unavailable'

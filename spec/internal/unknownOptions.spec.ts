@@ -155,6 +155,21 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     });
   }
 
+  it('toSseResponse and toUIMessageStreamResponse name themselves, and list status and headers', () => {
+    expect(thrownBy(() => api.toSseResponse(EMPTY, { retry: 1 } as never))).toMatchObject({
+      code: 'invalid-options',
+      message:
+        'toSseResponse: invalid options\n✖ Unknown option "retry"; known options: heartbeatMs, startAt, retryMs, scheduler, status, headers',
+    });
+    expect(
+      thrownBy(() => api.toUIMessageStreamResponse(EMPTY, { heartbeat: 1 } as never)),
+    ).toMatchObject({
+      code: 'invalid-options',
+      message:
+        'toUIMessageStreamResponse: invalid options\n✖ Unknown option "heartbeat"; known options: messageId, reasoning, status, headers',
+    });
+  });
+
   it('streamEvents: the exact message', () => {
     expect(() => api.streamEvents(body(), { idleTimeout: 5 } as never)).toThrow(
       new LlmRxError(
