@@ -24,6 +24,10 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
   ensureTerminal: { typo: 'idleTimeout', call: (o) => api.ensureTerminal({ deadlineMs: 5, ...o }) },
   normalizeReasoning: { typo: 'tag', call: (o) => api.normalizeReasoning(o) },
   sortByIndex: { typo: 'window', call: (o) => api.sortByIndex({ windowMs: 5, ...o }) },
+  partialToolInput: {
+    typo: 'interval',
+    call: (o) => api.partialToolInput({ intervalMs: 5, ...o }),
+  },
   suppressSilent: { typo: 'token', call: (o) => api.suppressSilent(o) },
   bufferChunk: {
     typo: 'idle',

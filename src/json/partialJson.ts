@@ -23,8 +23,8 @@ export interface PartialJsonError {
 
 /** The parse state of one JSON text that arrives in pieces. */
 export interface PartialJsonParser {
-  /** Reads the next piece. After an error it reads nothing more. */
-  push(piece: string): void;
+  /** Reads the next piece; returns the error, if the input is not JSON. After one it reads nothing. */
+  push(piece: string): PartialJsonError | undefined;
   /** The input ended: completes a trailing number or literal, and says what is still open. */
   finish(): void;
   /** A snapshot of the value parsed so far (`undefined` before any value began). */
@@ -206,6 +206,7 @@ export function createPartialJsonParser(): PartialJsonParser {
         i++;
       }
       offset += piece.length;
+      return error;
     },
     finish() {
       if (error) return;
