@@ -52,7 +52,7 @@ export function createOpenStack(): OpenStack {
   const frames: Frame[] = [];
   let rootExpect: Expectation = 'value';
   let root: unknown = undefined;
-  let parts: string[] = [];
+  let text = ''; // the open string so far (V8 appends to a rope: O(1) per piece)
   let stringIsKey = false;
   let stringOpen = false;
   let changed = false;
@@ -84,12 +84,6 @@ export function createOpenStack(): OpenStack {
     } else setKey(frame.container as Record<string, unknown>, frame.key, value);
   };
 
-  const joined = (): string => {
-    const text = parts.length === 1 ? parts[0]! : parts.join('');
-    parts = [text];
-    return text;
-  };
-
   return {
     expecting: () => top()?.expect ?? rootExpect,
     inObject: () => top()?.isArray === false,
@@ -109,17 +103,15 @@ export function createOpenStack(): OpenStack {
     openString(isKey) {
       stringIsKey = isKey;
       stringOpen = true;
-      parts = [];
+      text = '';
       if (!isKey) fill('');
     },
-    appendText(text) {
-      parts.push(text);
+    appendText(piece) {
+      text += piece;
       if (!stringIsKey) changed = true;
     },
     closeString() {
-      const text = joined();
       stringOpen = false;
-      parts = [];
       if (stringIsKey) {
         top()!.key = text;
         top()!.expect = 'colon';
@@ -139,7 +131,7 @@ export function createOpenStack(): OpenStack {
       changed = false;
       let child: unknown = undefined;
       let hasChild = stringOpen && !stringIsKey;
-      if (hasChild) child = joined();
+      if (hasChild) child = text;
       if (frames.length === 0) return hasChild ? child : root;
       for (let depth = frames.length - 1; depth >= 0; depth--) {
         const frame = frames[depth]!;
