@@ -5,7 +5,7 @@ import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import { MIN_RENDER_LENGTH, renderFormats } from '../render/renderMarkdown';
 import type { RenderFormat } from '../render/types';
-import { createMessageEditPlanner, type MessageEdit } from './messageEditPlanner';
+import { createMessageEditPlanner, type MessageEdit, type ToolStatus } from './messageEditPlanner';
 
 /** Options of {@link toMessageEdits}. */
 export interface ToMessageEditsOptions {
@@ -51,7 +51,11 @@ const ToMessageEditsOptions = z
  * - A new message starts when the next block (plus `separator`) would pass `maxMessageChars`.
  * - A block is split across messages only when it alone is longer than `maxMessageChars`: at
  *   the last whitespace within the limit, else hard at the limit (never inside a surrogate pair).
- * - Only `block` events count. Everything else (text deltas, reasoning, tool events, `silent`,
+ * - `progress` events (`channel(name, { progress: true })`) repeat the current message's last
+ *   edit with `progress`: every tool of the answer and its status; later edits carry it too.
+ *   Before any text they open message 0 with an empty `text`. The transports show it their
+ *   own way and never in the final text.
+ * - Only `block` and `progress` events count. Everything else (text deltas, reasoning, tool events, `silent`,
  *   the terminal) is dropped: this is the sink-side mapping, its output is the edit, not an
  *   event. Subscribe to the events themselves (`share()`) for the terminal or a typing
  *   indicator. A `silent` reply has no blocks, so it yields no edit at all.
@@ -90,10 +94,24 @@ export function toMessageEdits(
   const settings = parseOptions('toMessageEdits', ToMessageEditsOptions, options);
   return createOperator<StreamEvent, MessageEdit>(({ subscriber }) => {
     const planner = createMessageEditPlanner(settings);
+    const tools = new Map<string, ToolStatus>();
+    let last: MessageEdit | undefined;
+    const withTools = (edit: MessageEdit): MessageEdit =>
+      tools.size === 0 ? edit : { ...edit, progress: [...tools.values()] };
     return {
       next(event) {
+        if (event.type === 'progress') {
+          const { type: _type, ...status } = event;
+          tools.set(event.id, status);
+          // Before any text, the tool activity opens the first message (its text still empty);
+          // the planner's first send then reaches the same message.
+          subscriber.next(
+            withTools(last ? { ...last, op: 'edit' } : { op: 'send', message: 0, text: '' }),
+          );
+          return;
+        }
         if (event.type !== 'block') return;
-        for (const edit of planner.push(event.text)) subscriber.next(edit);
+        for (const edit of planner.push(event.text)) subscriber.next(withTools((last = edit)));
       },
     };
   });
