@@ -15,13 +15,19 @@ const escapeMarkdown = (text: string) => text.replace(/[\\`*_[\]<>~|#]/g, (char)
  * The status line of `progress`: with text shown, the running tools only
  * (`⏳ web_search, fetch…`), none running → no line; with no text yet, every tool with its
  * icon, so an answer that starts with tools shows what they do. At most
- * {@link STATUS_LINE_MAX_CHARS} characters (`+2 more` names what does not fit).
+ * {@link STATUS_LINE_MAX_CHARS} characters (`+2 more` names what does not fit). With
+ * `markdown` (the default) the names are escaped for a markdown text; without, plain.
  */
-export function statusLineOf(progress: ToolStatus[] | undefined, hasText: boolean): string {
+export function statusLineOf(
+  progress: ToolStatus[] | undefined,
+  hasText: boolean,
+  markdown = true,
+): string {
+  const escape = markdown ? escapeMarkdown : (text: string) => text;
   const shown = (progress ?? []).filter((tool) => !hasText || tool.status === 'running');
   if (shown.length === 0) return '';
   const names = shown.map((tool) =>
-    escapeMarkdown(
+    escape(
       hasText ? (tool.title ?? tool.name) : `${ICONS[tool.status]} ${tool.title ?? tool.name}`,
     ),
   );
