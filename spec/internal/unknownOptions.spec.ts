@@ -173,7 +173,7 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     expect((error as Error).message).toBe(
       'channel("slack"): invalid options\n✖ Unknown option "minchars", "idlems"; known options: ' +
         'minChars, maxChars, idleMs, mode, breakPreference, flushOnParagraph, reasoning, tags, ' +
-        'silentTokens, windowMs, scheduler',
+        'silentTokens, windowMs, progress, scheduler',
     );
   });
 
