@@ -61,6 +61,7 @@ export { createOpenAIChatDecoder, decodeOpenAIChat } from './providers/openaiCha
 export { createOpenAIResponsesDecoder, decodeOpenAIResponses } from './providers/openaiResponses';
 export { createAnthropicDecoder, decodeAnthropic } from './providers/anthropic';
 export { createOllamaDecoder, decodeOllama } from './providers/ollama';
+export { createGeminiDecoder, decodeGemini } from './providers/gemini';
 
 // The whole source stage
 export { streamEvents } from './streamEvents';

@@ -6,6 +6,7 @@ import { failedEvent } from './terminalEvents';
 import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
+import { createGeminiDecoder } from './providers/gemini';
 import type { Emit, WireDecoder } from './providers/decoder';
 import { excerpt } from './source/excerpt';
 import {
@@ -62,6 +63,7 @@ const SSE_DECODERS: Record<Exclude<ProviderId, 'ollama'>, () => WireDecoder<SseM
   'openai-responses': createOpenAIResponsesDecoder,
   anthropic: createAnthropicDecoder,
   'llm-rx': createLlmRxDecoder,
+  gemini: createGeminiDecoder,
 };
 
 /** How many messages detection may look at before it gives up with `unknown-provider`. */

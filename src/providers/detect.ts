@@ -1,6 +1,7 @@
 import { ProviderId } from '../events';
 import type { SseMessage } from '../source/fromSse';
 import { isLlmRxMessage } from './llmRx';
+import { isRecord } from './wireSchema';
 
 /** Provider ids `streamEvents` accepts: the wire formats, plus `openrouter` for `openai-chat`. */
 export type ProviderName = ProviderId | 'openrouter';
@@ -25,7 +26,8 @@ export function isNdjsonContentType(contentType: string | null | undefined): boo
  * The event name decides first (`message_start`, `content_block_*` → anthropic; `response.*`
  * → openai-responses), then the data's shape: a valid StreamEvent → llm-rx; a `type`
  * of the same names, `object: "chat.completion.chunk"`, `choices`, a bare `{ error }`, or
- * `[DONE]` → openai-chat.
+ * `[DONE]` → openai-chat; `candidates`, `usageMetadata` or `promptFeedback` (Gemini's
+ * `GenerateContentResponse`), or Google's `{ error: { code, status } }` → gemini.
  */
 export function detectWireFormat(message: SseMessage): ProviderId | undefined {
   const byName = formatOfEventType(message.event);
@@ -54,6 +56,7 @@ export function detectWireFormat(message: SseMessage): ProviderId | undefined {
   if (record.object === 'chat.completion.chunk' || Array.isArray(record.choices)) {
     return 'openai-chat';
   }
+  if (isGeminiPayload(record)) return 'gemini';
   if ('error' in record) return 'openai-chat';
   return undefined;
 }
@@ -72,4 +75,15 @@ function formatOfEventType(type: string | undefined): ProviderId | undefined {
   if (ANTHROPIC_EVENT_TYPES.has(type)) return 'anthropic';
   if (type.startsWith('response.')) return 'openai-responses';
   return undefined;
+}
+
+/**
+ * Gemini's chunks have no `type` or `object`: `candidates`, `usageMetadata` or `promptFeedback`
+ * tell them. Its error object is Google's: a numeric `code` and an RPC `status` name.
+ */
+function isGeminiPayload(record: Record<string, unknown>): boolean {
+  if (Array.isArray(record.candidates)) return true;
+  if (isRecord(record.usageMetadata) || isRecord(record.promptFeedback)) return true;
+  const error = record.error;
+  return isRecord(error) && typeof error.code === 'number' && typeof error.status === 'string';
 }
