@@ -1,6 +1,7 @@
 // Partial JSON of streaming tool input: llm-rx's incremental parser beside partial-json's
 // `parse` and the AI SDK's `parsePartialJson`, which re-parse the whole buffer on every delta.
-// Run alone: `npx tsx bench/partialJson.bench.ts` (`npm run bench` runs it too).
+// Run alone: `npx tsx bench/partialJson.bench.ts` (`npm run bench` runs it too); `ONLY=llm-rx`
+// keeps the rows whose name starts so (the peers take about a minute).
 //
 // Input: a tool call's arguments as a model writes a file edit: a path, a long `content`
 // string (with escapes and non-ASCII), and an `edits` array of small objects, about half the
