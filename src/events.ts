@@ -13,6 +13,8 @@ export const ProviderId = z.enum([
   'ollama',
   'llm-rx',
   'gemini',
+  'cohere',
+  'bedrock',
 ]);
 export type ProviderId = z.infer<typeof ProviderId>;
 
@@ -98,8 +100,7 @@ export const ToolInputDeltaEvent = z.object({
 });
 export type ToolInputDeltaEvent = z.infer<typeof ToolInputDeltaEvent>;
 
-/** A complete tool call. `error` says why `inputText` did not parse as JSON; `signature` is an
- * opaque token the provider tied to the call (Gemini `thoughtSignature`): send it back with it. */
+/** A complete tool call; `error`: why `inputText` is not JSON; `signature`: opaque, kept. */
 export const ToolCallEvent = z.object({
   type: z.literal('tool-call'),
   id: z.string(),

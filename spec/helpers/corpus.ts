@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { utf8 } from './bytes';
+import { bedrockBody } from './eventStreamFrames';
 
 /**
  * The folders of real provider captures (../shared/fixtures/real, ../shared/fixtures/real-2026),
@@ -136,4 +138,30 @@ export function describeCorpus(
     return;
   }
   describe(title, () => body(captures));
+}
+
+/**
+ * A capture as its provider sends it: the body bytes and the content type. Bedrock's payloads go
+ * out as real `application/vnd.amazon.eventstream` frames (encoded with the codec the decoder
+ * reads them with), every other wire as its SSE body.
+ */
+export function captureBody(capture: Capture): { bytes: Uint8Array; contentType: string } {
+  if (formatOfCapture(capture) !== 'bedrock')
+    return { bytes: utf8(capture.sse), contentType: 'text/event-stream' };
+  const payloads = capture.sse
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>);
+  return { bytes: bedrockBody(payloads), contentType: 'application/vnd.amazon.eventstream' };
+}
+
+/** A fetch `Response` whose body arrives in exactly these chunks. */
+export function responseOfChunks(chunks: Uint8Array[], contentType: string): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': contentType } });
 }

@@ -2,7 +2,13 @@ import type { ProviderId } from '../../src/events';
 import { detectWireFormat, wireFormatOf } from '../../src/providers/detect';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, utf8 } from '../helpers/bytes';
-import { CORPUS_FOLDERS, describeCorpus, formatOfCapture } from '../helpers/corpus';
+import {
+  captureBody,
+  CORPUS_FOLDERS,
+  describeCorpus,
+  formatOfCapture,
+  responseOfChunks,
+} from '../helpers/corpus';
 
 describeCorpus('provider detection over every capture', (captures) => {
   it('knows the wire format of every folder of the corpus', () => {
@@ -16,12 +22,14 @@ describeCorpus('provider detection over every capture', (captures) => {
       // The folder's wire (see corpus.ts); a wire streamEvents does not know yet fails here.
       const format = formatOfCapture(capture) as ProviderId;
       // Cut at every 97 bytes, so detection often sees a message before the next one arrives.
-      const bytes = utf8(capture.sse);
+      const { bytes, contentType } = captureBody(capture);
       const chunks = Array.from({ length: Math.ceil(bytes.length / 97) }, (_, i) =>
         bytes.slice(i * 97, (i + 1) * 97),
       );
-      const detected = await collect(streamEvents(chunksOf(chunks)));
-      const explicit = await collect(streamEvents(chunksOf(chunks), { provider: format }));
+      const detected = await collect(streamEvents(responseOfChunks(chunks, contentType)));
+      const explicit = await collect(
+        streamEvents(responseOfChunks(chunks, contentType), { provider: format }),
+      );
       expect(detected[0]).toEqual(
         expect.objectContaining({ type: 'response-start', provider: format }),
       );

@@ -145,6 +145,8 @@ describe('PROVIDER_NAMES', () => {
   it('is every wire format once, plus openrouter', () => {
     expect([...PROVIDER_NAMES].sort()).toEqual([
       'anthropic',
+      'bedrock',
+      'cohere',
       'gemini',
       'llm-rx',
       'ollama',

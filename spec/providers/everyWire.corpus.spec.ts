@@ -2,8 +2,14 @@ import type { StreamEvent } from '../../src/events';
 import type { ProviderName } from '../../src/providers/detect';
 import { streamEvents } from '../../src/streamEvents';
 import { isTerminal } from '../../src/terminalEvents';
-import { chunksOf, collect, randomSplits, utf8 } from '../helpers/bytes';
-import { describeCorpus, formatOfCapture, type Capture } from '../helpers/corpus';
+import { collect, randomSplits } from '../helpers/bytes';
+import {
+  captureBody,
+  describeCorpus,
+  formatOfCapture,
+  responseOfChunks,
+  type Capture,
+} from '../helpers/corpus';
 
 // Every capture of every corpus folder (real/ and real-2026/), whatever its wire: one terminal,
 // last; the text the provider itself sent, character for character; the same events for 200
@@ -63,10 +69,11 @@ describeCorpus('every capture of every wire', (captures) => {
   describe.each(captures.map((capture) => [capture.name, capture] as const))(
     '%s',
     (_name, capture) => {
-      const bytes = utf8(capture.sse);
       const provider = formatOfCapture(capture) as ProviderName;
+      // The body as the provider sends it (Bedrock: binary event stream frames).
+      const { bytes, contentType } = captureBody(capture);
       const decode = (chunks: Uint8Array[]) =>
-        collect(streamEvents(chunksOf(chunks), { provider }));
+        collect(streamEvents(responseOfChunks(chunks, contentType), { provider }));
       let events: StreamEvent[];
       beforeAll(async () => {
         events = await decode([bytes]);

@@ -1,5 +1,6 @@
 import { ProviderId } from '../events';
 import type { SseMessage } from '../source/fromSse';
+import { COHERE_EVENT_TYPES } from './cohereWire';
 import { isLlmRxMessage } from './llmRx';
 import { isRecord } from './wireSchema';
 
@@ -16,6 +17,11 @@ export function wireFormatOf(provider: ProviderName): ProviderId {
   return provider === 'openrouter' ? 'openai-chat' : provider;
 }
 
+/** True when a Content-Type names the AWS event stream framing (Bedrock ConverseStream). */
+export function isEventStreamContentType(contentType: string | null | undefined): boolean {
+  return /^application\/vnd\.amazon\.eventstream\b/i.test(contentType?.trim() ?? '');
+}
+
 /** True when a Content-Type names newline-delimited JSON (Ollama's native API). */
 export function isNdjsonContentType(contentType: string | null | undefined): boolean {
   return /^application\/(x-)?ndjson\b/i.test(contentType?.trim() ?? '');
@@ -24,7 +30,8 @@ export function isNdjsonContentType(contentType: string | null | undefined): boo
 /**
  * Tells the wire format from one SSE message, or `undefined` when this message does not say.
  * The event name decides first (`message_start`, `content_block_*` → anthropic; `response.*`
- * → openai-responses), then the data's shape: a valid StreamEvent → llm-rx; a `type`
+ * → openai-responses; Cohere's `message-start`, `content-delta`, `tool-plan-delta`, … →
+ * cohere), then the data's shape: a valid StreamEvent → llm-rx; a `type`
  * of the same names, `object: "chat.completion.chunk"`, `choices`, a bare `{ error }`, or
  * `[DONE]` → openai-chat; `candidates`, `usageMetadata` or `promptFeedback` (Gemini's
  * `GenerateContentResponse`), or Google's `{ error: { code, status } }` → gemini.
@@ -74,6 +81,7 @@ function formatOfEventType(type: string | undefined): ProviderId | undefined {
   if (type === undefined) return undefined;
   if (ANTHROPIC_EVENT_TYPES.has(type)) return 'anthropic';
   if (type.startsWith('response.')) return 'openai-responses';
+  if (type !== 'debug' && COHERE_EVENT_TYPES.has(type)) return 'cohere';
   return undefined;
 }
 
