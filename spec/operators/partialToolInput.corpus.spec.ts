@@ -6,20 +6,18 @@ import type { StreamEvent } from '../../src/events';
 import { partialToolInput } from '../../src/operators/partialToolInput';
 import type { ProviderName } from '../../src/providers/detect';
 import { streamEvents } from '../../src/streamEvents';
-import { chunksOf, collect, utf8 } from '../helpers/bytes';
-import { describeCorpus, formatOfCapture } from '../helpers/corpus';
-
-// The wires streamEvents decodes today (a corpus folder of another wire is left out here).
-const DECODED = new Set<string>(['openai-chat', 'openai-responses', 'anthropic', 'gemini']);
+import { collect } from '../helpers/bytes';
+import { captureBody, describeCorpus, formatOfCapture, responseOfChunks } from '../helpers/corpus';
 
 describeCorpus('partialToolInput over the real captures', (captures) => {
   it('gives every streamed call a last view equal to its tool-call input', async () => {
     let calls = 0;
     for (const capture of captures) {
       const provider = formatOfCapture(capture) as ProviderName;
-      if (!DECODED.has(provider)) continue;
+      // The body as the provider sends it (Bedrock: binary event stream frames).
+      const { bytes, contentType } = captureBody(capture);
       const events: StreamEvent[] = await collect(
-        streamEvents(chunksOf([utf8(capture.sse)]), { provider }),
+        streamEvents(responseOfChunks([bytes], contentType), { provider }),
       );
       const streamed = new Set(
         events.flatMap((e) => (e.type === 'tool-input-delta' && e.delta !== '' ? [e.id] : [])),
