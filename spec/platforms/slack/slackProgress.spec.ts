@@ -70,6 +70,17 @@ describe('slackTransport tool progress (stream mode)', () => {
     expect(api.rejected).toEqual([]);
   });
 
+  it('in update mode (no thread) shows no progress and posts the answer alone', async () => {
+    const slack = slackTransport({ token, channel, apiBase: api.apiBase, fetch: spy });
+    const ref = await slack.send(edit('', [search('running')]), transportCall());
+    expect(requests).toEqual([]);
+    const ts = await slack.edit(ref, edit('Found it.', [search('done')]), transportCall());
+    await slack.finish!(ts ?? ref, edit('Found it.', [search('done')]), transportCall());
+    expect(api.channels.get(channel)!.map((m) => m.text)).toEqual(['Found it.']);
+    expect(requests.map((r) => r.method)).toEqual(['chat.postMessage']);
+    expect(api.rejected).toEqual([]);
+  });
+
   it('the fake rejects markdown_text and chunks in one request, and malformed chunks', async () => {
     const call = async (method: string, body: Record<string, unknown>) =>
       (

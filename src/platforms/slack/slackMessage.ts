@@ -190,6 +190,8 @@ async function updateParts(
   const mrkdwn = settings.format === 'slack';
   const write = (markdown: string) => writeFor(settings.format, markdown, edit);
   if (ref.parts.length === 0) {
+    // Nothing to post yet (tool progress before any text shows nothing in update mode).
+    if (text.trim() === '') return;
     const shown = write(text);
     const answer = await api('chat.postMessage', {
       text: shown,
