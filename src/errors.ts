@@ -74,6 +74,8 @@ export type ErrorCode =
  *   the platform may have acted on the first try (a `deliver` warning report).
  * - `ledger-write-failed`: a chat call went through but the delivery ledger did not record it
  *   (a `deliver` warning report).
+ * - `tool-input-invalid`: a tool call's streamed input stopped being JSON; no more partial
+ *   views of it (partialToolInput). Its `tool-call` still says why.
  */
 export type WarningCode =
   | 'unknown-field'
@@ -88,7 +90,8 @@ export type WarningCode =
   | 'invalid-event'
   | 'plain-text-fallback'
   | 'possible-duplicate'
-  | 'ledger-write-failed';
+  | 'ledger-write-failed'
+  | 'tool-input-invalid';
 
 /** Context an LlmRxError may carry besides its code and message. */
 export interface LlmRxErrorContext {

@@ -83,6 +83,8 @@ export { normalizeReasoning } from './operators/normalizeReasoning';
 export type { NormalizeReasoningOptions } from './operators/normalizeReasoning';
 export { sortByIndex } from './operators/sortByIndex';
 export type { SortByIndexOptions } from './operators/sortByIndex';
+export { partialToolInput } from './operators/partialToolInput';
+export type { PartialToolInputOptions } from './operators/partialToolInput';
 export { monotonicText } from './operators/monotonicText';
 export { suppressSilent } from './operators/suppressSilent';
 export type { SuppressSilentOptions } from './operators/suppressSilent';
@@ -102,6 +104,10 @@ export type {
   BlockReason,
   ChunkBlock,
 } from './chunking/blockChunker';
+
+// Partial JSON: the incremental parser behind partialToolInput (pure, no RxJS)
+export { createPartialJsonParser } from './json/partialJson';
+export type { PartialJsonError, PartialJsonParser } from './json/partialJson';
 
 // Channels
 export { channel } from './channels/channel';

@@ -25,6 +25,10 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
   ensureTerminal: { typo: 'idleTimeout', call: (o) => api.ensureTerminal({ deadlineMs: 5, ...o }) },
   normalizeReasoning: { typo: 'tag', call: (o) => api.normalizeReasoning(o) },
   sortByIndex: { typo: 'window', call: (o) => api.sortByIndex({ windowMs: 5, ...o }) },
+  partialToolInput: {
+    typo: 'interval',
+    call: (o) => api.partialToolInput({ intervalMs: 5, ...o }),
+  },
   suppressSilent: { typo: 'token', call: (o) => api.suppressSilent(o) },
   bufferChunk: {
     typo: 'idle',
@@ -185,7 +189,7 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     expect((error as Error).message).toBe(
       'channel("slack"): invalid options\n✖ Unknown option "minchars", "idlems"; known options: ' +
         'minChars, maxChars, idleMs, mode, breakPreference, flushOnParagraph, reasoning, tags, ' +
-        'silentTokens, windowMs, scheduler',
+        'silentTokens, windowMs, progress, scheduler',
     );
   });
 

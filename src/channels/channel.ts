@@ -10,6 +10,7 @@ import { normalizeReasoningStage } from '../operators/normalizeReasoning';
 import { sortByIndexStage } from '../operators/sortByIndex';
 import { suppressSilentStage } from '../operators/suppressSilent';
 import { fuseStages } from './fusedChannel';
+import { toolProgressStage } from './toolProgress';
 import { channelNames, channelPresets, isChannelName, type ChannelName } from './presets';
 
 /** What `channel(name, overrides)` may change in a preset. Each field replaces the preset's. */
@@ -34,6 +35,12 @@ export interface ChannelOverrides {
   silentTokens?: string[];
   /** sortByIndex `windowMs`. @defaultValue 50 */
   windowMs?: number;
+  /**
+   * Adds a `progress` event after each tool event that changes a tool's status (running, done,
+   * error), for transports to show tool activity the platform's way; never part of the text.
+   * @defaultValue false
+   */
+  progress?: boolean;
   /** Where every timer of the pipeline runs. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
@@ -50,6 +57,7 @@ const ChannelOverrides = z.object({
   tags: z.optional(z.array(z.string())),
   silentTokens: z.optional(z.array(z.string())),
   windowMs: z.optional(durationOption),
+  progress: z.optional(z.boolean()),
   scheduler: schedulerOption,
 });
 
@@ -75,6 +83,8 @@ const ChannelOverrides = z.object({
  * - `overrides` replace preset values (validated at once; an unknown key is an error). On
  *   `web`, giving both `minChars` and `maxChars` turns chunking on.
  * - An unknown `name` throws an LlmRxError `invalid-options` naming the known channels.
+ * - `progress: true` adds `progress { id, name, status }` events for tool activity (see
+ *   `toolProgress`): `toMessageEdits` carries them to the transports as a status, never as text.
  *
  * @example
  * ```ts
@@ -82,6 +92,7 @@ const ChannelOverrides = z.object({
  *   if (event.type === 'block') bot.sendMessage(chatId, event.text);
  * });
  * channel('discord', { idleMs: 2000, reasoning: 'keep' });
+ * channel('slack', { progress: true }); // tool runs as Slack task cards
  * ```
  * @param name - one of `web`, `telegram`, `discord`, `slack`, `signal`, `msteams`, `sms`
  * @param overrides - {@link ChannelOverrides} @defaultValue the preset unchanged
@@ -138,6 +149,8 @@ export function channel(
       ),
     );
   }
+  // Last, so a block flushed before a tool (bufferChunk) goes out before that tool's progress.
+  if (options.progress) stages.push(toolProgressStage());
   // One operator, one subscriber: the stages are the single operators' own logic, called
   // directly (fuseStages), which behaves as piping the operators (fusedChannel.property.spec).
   return fuseStages(stages);

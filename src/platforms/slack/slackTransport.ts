@@ -197,6 +197,9 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       await applyText(messageSettings, state, edit, call, final);
     } finally {
       for (const part of state.parts) open.set(part.ts, state);
+      // No Slack message yet (only tool progress, which update mode does not show): a ref of
+      // its own until the first text posts one.
+      if (state.parts.length === 0) open.set((state.ts ||= `unposted:${edit.message}`), state);
     }
     if (final && !finished.includes(state)) {
       // Its streams are stopped: a later text updates them rather than opening a stream

@@ -1,6 +1,7 @@
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
+import { withStatusLine } from '../../delivery/statusLine';
 import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
@@ -198,6 +199,9 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
     }
   };
 
+  // Tool activity shows as a status line in drafts and edits; `finish` sends the text alone.
+  const preview = (edit: MessageEdit) => withStatusLine(edit, levelLimit(firstLevel(format)));
+
   let draftCount = 0;
   const draftBase = Math.floor(Math.random() * 2 ** 30);
 
@@ -207,7 +211,8 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
     get drafting() {
       return drafting;
     },
-    send(edit, call) {
+    send(given, call) {
+      const edit = preview(given);
       const resumed = call.attempt > 1 ? pendingSends.get(edit.message) : undefined;
       const ref: TelegramRef = resumed ?? { messageIds: [] };
       pendingSends.set(edit.message, ref);
@@ -223,7 +228,8 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
         return ref;
       });
     },
-    edit(ref, edit, call) {
+    edit(ref, given, call) {
+      const edit = preview(given);
       return serial(async () => {
         if (isDraft(ref)) await draft(ref, edit, call);
         else {
