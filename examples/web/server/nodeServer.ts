@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { pipeToNodeResponse } from '../../../src/index';
-import type { chatRoutes } from './chatRoutes';
+import type { chatRoutes } from './chatRoutes.js';
 
 /** The useChat routes on Node's `http`: requests become fetch Requests, answers go out piped. */
 export function chatServer(routes: ReturnType<typeof chatRoutes>) {

@@ -8,7 +8,7 @@ import {
   toSseResponse,
 } from '../../../src/index';
 import type { EventLog } from '../../../src/index';
-import type { CallModel } from './chatRoutes';
+import type { CallModel } from './chatRoutes.js';
 
 /**
  * llm-rx's own SSE wire over an event log, for a page that reads it with `streamEvents` or a
