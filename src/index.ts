@@ -163,6 +163,14 @@ export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
 export { telegramTransport } from './platforms/telegram/telegramTransport';
+export { createTelegramBot } from './platforms/telegram/telegramBot';
+export type {
+  TelegramBot,
+  TelegramBotOptions,
+  TelegramBotTransportOptions,
+} from './platforms/telegram/telegramBot';
+export { createCallBudget, createCallGate } from './delivery/callBudget';
+export type { CallBudget, CallGate } from './delivery/callBudget';
 export type {
   TelegramRef,
   TelegramTransport,

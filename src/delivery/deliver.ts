@@ -34,7 +34,8 @@ export type { DeliverOptions } from './deliverOptions';
  * ```
  *
  * - Never two calls in flight; an edit only after its message's send resolved; call starts at
- *   least `minIntervalMs` apart. Lower message numbers go first.
+ *   least `minIntervalMs` apart, and a send or edit waits until `transport.budget` (a chat's
+ *   flood budget) can take it. Lower message numbers go first.
  * - While waiting, texts of one message collapse to the newest (`superseded` reports the
  *   others); a text older than one already sent is never sent. The final text of every message
  *   goes out, also after the source completed. The first text of a message is sent, later ones
@@ -116,9 +117,11 @@ export function deliver<Ref>(
         else subscriber.complete();
         return;
       }
-      const startAt = Math.max(pausedUntil, lastStartAt + minIntervalMs);
       const now = scheduler.now();
-      if (now < startAt) {
+      // A transport with a budget says when its chat can take a call: the text is taken then.
+      const budgetWait = queue.nextOp() === 'finish' ? 0 : (transport.budget?.readyIn() ?? 0);
+      const startAt = Math.max(pausedUntil, lastStartAt + minIntervalMs, now + budgetWait);
+      if (now < startAt && startAt !== Infinity) {
         waitTimer = scheduler.schedule(() => {
           waitTimer = undefined;
           pump();

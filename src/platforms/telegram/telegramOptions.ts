@@ -35,8 +35,21 @@ export interface TelegramTransportOptions {
   apiBase?: string;
   /** @defaultValue the global `fetch` */
   fetch?: typeof fetch;
-  /** The least time between two calls to this chat (`deliver`'s default). @defaultValue 1000 */
+  /**
+   * The least time between two calls to this chat, counted from the previous call's answer
+   * (Telegram: about one message per second per chat). @defaultValue 1000
+   */
   minIntervalMs?: number;
+  /**
+   * Whether `chatId` is a private chat (1 call per `minIntervalMs`) or a group, supergroup or
+   * channel (also at most `groupMaxCalls` per `groupWindowMs`). @defaultValue from the id: a
+   * positive id is a private chat, a negative id or `@name` a group or channel
+   */
+  chatType?: 'private' | 'group' | 'supergroup' | 'channel';
+  /** Calls a group, supergroup or channel takes per `groupWindowMs`. @defaultValue 20 */
+  groupMaxCalls?: number;
+  /** @defaultValue 60000 (Telegram: 20 messages a minute in a group) */
+  groupWindowMs?: number;
   /** Where the draft refresh timers run. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
@@ -51,5 +64,8 @@ export const TelegramTransportOptions = z.object({
   apiBase: z._default(z.url(), 'https://api.telegram.org'),
   fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
   minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
+  chatType: z.optional(z.enum(['private', 'group', 'supergroup', 'channel'])),
+  groupMaxCalls: z._default(z.int().check(z.positive()), 20),
+  groupWindowMs: z._default(z.number().check(z.nonnegative()), 60_000),
   scheduler: schedulerOption,
 });
