@@ -29,9 +29,10 @@ describe('docs/telegram-bot.md: answerInTelegram against the fake Bot API', () =
   /** What the chat shows, message after message, as text Telegram displays. */
   const shown = (chat: number) => (api.chats.get(String(chat)) ?? []).map((m) => m.text);
 
-  it('a private chat: drafts while it streams, then the whole answer persisted, entities and all', async () => {
+  it('a private chat with drafts opted in: drafts while it streams, then the whole answer persisted, entities and all', async () => {
     const reports = await answerInTelegram(new Response(sse), {
       ...options,
+      mode: 'auto',
       chatId: user,
       apiBase: api.apiBase,
     });

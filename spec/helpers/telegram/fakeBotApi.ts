@@ -67,6 +67,8 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   forcedRetryAfterSeconds?: number;
   /** How long a draft shows without a new write (Telegram: about 30 s). @defaultValue 30000 */
   draftExpiryMs?: number;
+  /** false: a Bot API server without drafts (sendMessageDraft* answer 404). @defaultValue true */
+  drafts?: boolean;
   /** false: a Bot API server older than 10.1 (sendRichMessage* answer 404). @defaultValue true */
   richMessages?: boolean;
   /**
@@ -239,7 +241,10 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(path);
     if (!match || match[1] !== token) return error(401, 'Unauthorized');
     const method = match[2];
-    const known = METHODS.has(method) && !(options.richMessages === false && /Rich/.test(method));
+    const known =
+      METHODS.has(method) &&
+      !(options.richMessages === false && /Rich/.test(method)) &&
+      !(options.drafts === false && DRAFT_METHODS.has(method));
     if (!known) return error(404, 'Not Found');
     const chat = String(body.chat_id ?? '');
     const forced = fault?.(n, method, chat);

@@ -17,8 +17,11 @@ export interface TelegramTransportOptions {
    * (`sendMessage` + `editMessageText`); `auto`: drafts when `chatId` is a private chat (a
    * positive id: Telegram gives a private chat the user's id, groups and channels negative
    * ids, `@name` is a channel or supergroup), else edit. `auto` and `draft` both switch to edit
-   * for the rest of the transport's life when Telegram answers TEXTDRAFT_PEER_INVALID.
-   * @defaultValue `'auto'`
+   * for the rest of the transport's life when Telegram refuses a draft (TEXTDRAFT_PEER_INVALID,
+   * or a server without `sendMessageDraft`: 404, unknown method). Drafts are opt-in: Telegram's
+   * clients still mishandle them (a ghost draft over the final message on macOS, a locked
+   * composer on Android).
+   * @defaultValue `'edit'`
    */
   mode?: 'auto' | 'draft' | 'edit';
   /**
@@ -58,7 +61,7 @@ export const TelegramTransportOptions = z.object({
   token: z.string().check(z.minLength(1, 'the bot token is required')),
   chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
   messageThreadId: z.optional(z.int()),
-  mode: z._default(z.enum(['auto', 'draft', 'edit']), 'auto'),
+  mode: z._default(z.enum(['auto', 'draft', 'edit']), 'edit'),
   format: z._default(z.enum(['telegram', 'telegram-html', 'telegram-rich']), 'telegram'),
   draftRefreshMs: z._default(z.number().check(z.positive()), 20_000),
   apiBase: z._default(z.url(), 'https://api.telegram.org'),

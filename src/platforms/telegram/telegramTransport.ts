@@ -172,7 +172,10 @@ export function createTelegramTransport(
       new DeliveryError(`${error.message}; ${why}`, { retryAfterMs: 0, status: error.status });
     if (fallback === 'draft-peer-invalid' && drafting) {
       drafting = false;
-      throw retryNow('drafts are for private chats: sending messages from now on');
+      const why = /TEXTDRAFT_PEER_INVALID/.test(error.message)
+        ? 'drafts are for private chats'
+        : 'this Bot API server refuses drafts';
+      throw retryNow(`${why}: sending messages from now on`);
     }
     const rejected =
       (fallback === 'rich-rejected' && state.level === 'rich') ||
