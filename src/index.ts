@@ -176,6 +176,7 @@ export type {
   TelegramTransport,
   TelegramTransportOptions,
 } from './platforms/telegram/telegramTransport';
+export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
 export { discordTransport } from './platforms/discord/discordTransport';

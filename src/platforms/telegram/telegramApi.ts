@@ -59,13 +59,22 @@ export async function callTelegram(
     if (signal.aborted) throw error;
     return { ok: false, error: error as DeliveryError };
   }
-  const parsed = TelegramAnswer.safeParse(answer.body);
-  const { status } = answer;
+  return readTelegramAnswer(method, answer.status, answer.body, endpoint.token);
+}
+
+/** A Bot API answer (`{ ok, result }` or `{ ok: false, description, parameters }`) as an outcome. */
+export function readTelegramAnswer(
+  method: TelegramMethod,
+  status: number,
+  body: unknown,
+  secret: string,
+): TelegramOutcome {
+  const parsed = TelegramAnswer.safeParse(body);
   if (parsed.success && parsed.data.ok && status < 300) {
     return { ok: true, result: parsed.data.result };
   }
-  const description = scrub(parsed.success ? (parsed.data.description ?? '') : '', endpoint.token);
-  const what = `${label}: ${status} ${description || 'an answer that is not the Bot API'}`;
+  const description = scrub(parsed.success ? (parsed.data.description ?? '') : '', secret);
+  const what = `Telegram ${method}: ${status} ${description || 'an answer that is not the Bot API'}`;
   return classify(method, status, description, what, parsed.data?.parameters?.retry_after);
 }
 

@@ -36,6 +36,7 @@ export interface TelegramBotOptions {
 export type TelegramBotTransportOptions = Omit<
   TransportOptions,
   | 'token'
+  | 'client'
   | 'chatId'
   | 'apiBase'
   | 'fetch'

@@ -11,6 +11,7 @@ import {
   type ContentLevel,
   type Piece,
 } from './telegramContent';
+import { callTelegramClient } from './telegramClient';
 import { createDraftRefresher, type DraftRefresher } from './telegramDrafts';
 import { TelegramTransportOptions } from './telegramOptions';
 import type { TransportCall } from '../../delivery/types';
@@ -103,12 +104,16 @@ export function createTelegramTransport(
   settings: ReturnType<typeof TelegramTransportOptions.parse>,
   { budget }: TelegramTransportShared,
 ): TelegramTransport {
-  const { token, chatId, format, messageThreadId } = settings;
+  const { chatId, format, messageThreadId, client } = settings;
   const endpoint = {
     base: settings.apiBase.replace(/\/+$/, ''),
-    token,
+    token: settings.token ?? '',
     fetch: settings.fetch ?? globalThis.fetch,
   };
+  const call = (method: TelegramMethod, payload: Record<string, unknown>, signal: AbortSignal) =>
+    client
+      ? callTelegramClient(client, method, payload, signal)
+      : callTelegram(endpoint, method, payload, signal);
   const isPrivate = isPrivateChat(settings);
   let drafting = settings.mode === 'draft' || (settings.mode === 'auto' && isPrivate);
   const states = new WeakMap<TelegramRef, MessageState>();
@@ -131,7 +136,7 @@ export function createTelegramTransport(
     signal: AbortSignal,
   ) => {
     const payload = { chat_id: chatId, ...fields };
-    const outcome = await budget.run(() => callTelegram(endpoint, method, payload, signal), signal);
+    const outcome = await budget.run(() => call(method, payload, signal), signal);
     const retryAfterMs = outcome.ok ? undefined : outcome.error.retryAfterMs;
     if (retryAfterMs !== undefined && outcome.ok === false && outcome.error.status === 429) {
       budget.hold(retryAfterMs);
