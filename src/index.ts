@@ -179,6 +179,7 @@ export type {
 export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
 export type {
   DiscordMessageRef,
