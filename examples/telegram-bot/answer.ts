@@ -17,8 +17,8 @@ export async function answerInTelegram(
   try {
     return await lastValueFrom(
       streamEvents(response).pipe(
-        channel('telegram'), // reasoning dropped, blocks of 800-4096 characters
-        toMessageEdits({ maxMessageChars: bot.maxMessageChars, render }),
+        channel('telegram', { live: true }), // live: whole words as they come (≤ 250 ms), reasoning dropped
+        toMessageEdits({ maxMessageChars: bot.maxMessageChars, separator: '', render }),
         deliver(bot), // one call at a time, paced, retried; every final text persisted
         toArray(),
       ),
