@@ -12,8 +12,13 @@ import { asyncScheduler, type SchedulerLike, type Subscription } from 'rxjs';
 export interface CallGate {
   readonly limit: number;
   readonly windowMs: number;
-  /** Milliseconds until a call could start (0: now; Infinity: when a call in flight answers). */
-  readyIn(now: number): number;
+  /**
+   * Milliseconds until a call could start (0: now; Infinity: when a call in flight answers). A
+   * call that is not `first` waits while a first call (a new message) waits for this gate.
+   */
+  readyIn(now: number, first?: boolean): number;
+  /** A first call (a conversation's new message) starts or stops waiting for this gate. */
+  firstWaiting(delta: 1 | -1): void;
   /** Keeps every call out until `until` (a 429's `retry_after`). */
   holdUntil(until: number): void;
   /** A call started (`take`) and answered (`answered`). */
@@ -31,14 +36,18 @@ export function createCallGate(limit: number, windowMs: number): CallGate {
   const answers: number[] = [];
   let inFlight = 0;
   let heldUntil = -Infinity;
+  let firstCallsWaiting = 0;
   const listeners = new Set<() => void>();
   return {
     limit,
     windowMs,
-    readyIn(now) {
+    readyIn(now, first = false) {
       while (answers.length > 0 && answers[0] + windowMs + 1 <= now) answers.shift();
       const held = Math.max(0, heldUntil - now);
-      if (inFlight + answers.length < limit) return held;
+      const free = inFlight + answers.length < limit;
+      // A slot that frees goes to a conversation's first message before any other call.
+      if (!first && firstCallsWaiting > 0) return free ? Infinity : this.readyIn(now, true);
+      if (free) return held;
       if (answers.length === 0) return Infinity;
       // The oldest counted answer leaves the window first.
       return Math.max(held, answers[0] + windowMs + 1 - now);
@@ -48,6 +57,10 @@ export function createCallGate(limit: number, windowMs: number): CallGate {
     },
     take() {
       inFlight++;
+    },
+    firstWaiting(delta) {
+      firstCallsWaiting += delta;
+      if (delta < 0) for (const listener of [...listeners]) listener();
     },
     answered(now) {
       inFlight--;
@@ -73,8 +86,12 @@ export function createCallGate(limit: number, windowMs: number): CallGate {
 export interface CallBudget {
   /** Milliseconds until a call could start now (Infinity: when a call in flight answers). */
   readyIn(): number;
-  /** Waits for a turn, makes the call, counts its answer (or failure) in every gate. */
-  run<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Waits for a turn, makes the call, counts its answer (or failure) in every gate. `first`: the
+   * call opens a new message, and goes before other calls of the shared gates (a new
+   * conversation's first words before another's next edit).
+   */
+  run<T>(call: () => Promise<T>, signal?: AbortSignal, first?: boolean): Promise<T>;
   /** A 429 of this chat: no call of this chat starts for `ms`. */
   hold(ms: number): void;
   /** No call waits, runs or still counts in the chat's gates (the budget may be forgotten). */
@@ -101,37 +118,61 @@ export function createCallBudget(
 ): CallBudget {
   const gates = [...chatGates, ...sharedGates];
   const waiting: Array<() => void> = [];
-  const readyIn = () => {
+  const readyIn = (first = false) => {
     const now = scheduler.now();
     let wait = 0;
-    for (const gate of gates) wait = Math.max(wait, gate.readyIn(now));
+    for (const gate of gates) wait = Math.max(wait, gate.readyIn(now, first));
     return wait;
   };
 
-  const turn = (signal?: AbortSignal) =>
+  const turn = (signal?: AbortSignal, first = false) =>
     new Promise<void>((resolve, reject) => {
       let timer: Subscription | undefined;
       const unlisten: Array<() => void> = [];
+      // A first call claims priority on the shared gates only while its own chat could go.
+      let claimed = false;
+      const claim = (on: boolean) => {
+        if (on === claimed) return;
+        claimed = on;
+        for (const gate of sharedGates) gate.firstWaiting(on ? 1 : -1);
+      };
       const done = () => {
         timer?.unsubscribe();
         unlisten.forEach((stop) => stop());
         signal?.removeEventListener('abort', onAbort);
         waiting.splice(waiting.indexOf(look), 1);
+        // Last: giving up the claim wakes the other waiters, this one no longer among them.
+        claim(false);
       };
       const onAbort = () => {
         done();
         reject(signal!.reason);
         waiting[0]?.();
       };
+      let looking = false;
       function look() {
-        // Only the first waiter of this budget may start: the others keep their place.
-        if (waiting[0] !== look) return;
+        // Only the first waiter of this budget may start: the others keep their place. (A claim
+        // given up inside look() wakes the listeners, this one too: it is already looking.)
+        if (waiting[0] !== look || looking) return;
+        looking = true;
+        try {
+          lookNow();
+        } finally {
+          looking = false;
+        }
+      }
+      function lookNow() {
         timer?.unsubscribe();
         timer = undefined;
-        const wait = readyIn();
+        if (first) {
+          const now = scheduler.now();
+          claim(chatGates.every((gate) => gate.readyIn(now, true) === 0));
+        }
+        const wait = readyIn(first);
         if (wait === 0) {
-          done();
+          // Taken before done(): done() wakes other waiters, who must see the slot taken.
           for (const gate of gates) gate.take();
+          done();
           resolve();
           waiting[0]?.();
         } else if (wait !== Infinity) timer = scheduler.schedule(look, wait);
@@ -144,9 +185,9 @@ export function createCallBudget(
     });
 
   return {
-    readyIn,
-    async run(call, signal) {
-      await turn(signal);
+    readyIn: () => readyIn(),
+    async run(call, signal, first) {
+      await turn(signal, first);
       try {
         return await call();
       } finally {

@@ -136,7 +136,9 @@ export function createTelegramTransport(
     signal: AbortSignal,
   ) => {
     const payload = { chat_id: chatId, ...fields };
-    const outcome = await budget.run(() => call(method, payload, signal), signal);
+    // A new message (the first words of a reply) goes before other chats' edits.
+    const first = method === 'sendMessage' || method === 'sendRichMessage';
+    const outcome = await budget.run(() => call(method, payload, signal), signal, first);
     const retryAfterMs = outcome.ok ? undefined : outcome.error.retryAfterMs;
     if (retryAfterMs !== undefined && outcome.ok === false && outcome.error.status === 429) {
       budget.hold(retryAfterMs);
