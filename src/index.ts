@@ -46,6 +46,8 @@ export type { FromSseOptions, SourceWarning, SseMessage } from './source/fromSse
 export { fromNdjson } from './source/fromNdjson';
 export type { FromNdjsonOptions } from './source/fromNdjson';
 export type { ByteInput } from './source/byteSource';
+export { fromEventStream } from './source/fromEventStream';
+export type { EventStreamMessage, FromEventStreamOptions } from './source/fromEventStream';
 export { fromEvents } from './source/fromEvents';
 
 // From the AI SDK: streamText's parts (ai 6 fullStream, ai 7 stream) → StreamEvent
@@ -61,6 +63,10 @@ export { createOpenAIChatDecoder, decodeOpenAIChat } from './providers/openaiCha
 export { createOpenAIResponsesDecoder, decodeOpenAIResponses } from './providers/openaiResponses';
 export { createAnthropicDecoder, decodeAnthropic } from './providers/anthropic';
 export { createOllamaDecoder, decodeOllama } from './providers/ollama';
+export { createGeminiDecoder, decodeGemini } from './providers/gemini';
+export { createCohereDecoder, decodeCohere } from './providers/cohere';
+export { createBedrockDecoder, decodeBedrock } from './providers/bedrock';
+export type { BedrockInput } from './providers/bedrock';
 
 // The whole source stage
 export { streamEvents } from './streamEvents';
@@ -110,7 +116,13 @@ export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdi
 // Turns
 export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
-export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
+export type {
+  Turn,
+  TurnCitation,
+  TurnOutcome,
+  TurnReasoning,
+  TurnToolCall,
+} from './turn/turnBuilder';
 
 // Relay: llm-rx's own SSE wire, event logs, resume
 export { toSseFrames, sseFrame, SSE_PING } from './relay/sse/toSseFrames';
