@@ -106,7 +106,7 @@ describe('flood budgets against a strict fake Bot API', () => {
           : undefined,
     });
     const bot = createTelegramBot({ token, apiBase: api.apiBase, minIntervalMs: 20 });
-    const words = replyWords('w', 30);
+    const words = replyWords('w', 80); // 0.8 s: chat 43 still streams through the 0.4 s hold
     await Promise.all([
       deliverLive(timedReply(words, 10), bot.transport(42, { mode: 'auto' })),
       deliverLive(timedReply(words, 10), bot.transport(43, { mode: 'auto' })),
@@ -118,7 +118,7 @@ describe('flood budgets against a strict fake Bot API', () => {
     const held = of('42').filter((call) => call.at > limitedAt && call.at < limitedAt + 390);
     const other = of('43').filter((call) => call.at > limitedAt && call.at < limitedAt + 390);
     expect(held).toEqual([]);
-    expect(other.length).toBeGreaterThan(3);
+    expect(other.length).toBeGreaterThanOrEqual(2);
     // The chat held goes on after the hold: drafts, then the persisted message, whole.
     expect(new Set(of('42').map((call) => call.method))).toEqual(
       new Set(['sendMessageDraft', 'sendMessage']),
