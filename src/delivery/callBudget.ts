@@ -205,3 +205,15 @@ export function createCallBudget(
     },
   };
 }
+
+/**
+ * How long `deliver` waits before it takes a text out for its next call: what the transport's
+ * budget says for a send or an edit (so the newest text goes when the chat can take it), and
+ * nothing for a finish (it may make no call at all).
+ */
+export function budgetWaitMs(
+  nextOp: 'send' | 'edit' | 'finish' | undefined,
+  budget: { readyIn(): number } | undefined,
+): number {
+  return nextOp === 'finish' || !budget ? 0 : budget.readyIn();
+}
