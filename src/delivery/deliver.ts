@@ -39,10 +39,9 @@ export type { DeliverOptions } from './deliverOptions';
  *
  * - Never two calls in flight; an edit only after its send resolved; starts ≥ `minIntervalMs`
  *   apart, a send or edit once `transport.budget` (the chat's flood budget) can take it.
- * - While waiting, texts of one message collapse to the newest (`superseded` reports the others);
- *   an older text than one sent is never sent; every message's final text goes out, also after
- *   the source completed. A message's first text is sent, later ones edit it, whatever their
- *   `op`. Lower message numbers go first.
+ * - Waiting texts of a message collapse to the newest (the others `superseded`), never older
+ *   than one sent; every final text goes out, also after the source completed. A message's
+ *   first text is sent, later ones edit it, whatever their `op`. Lower numbers go first.
  * - A failure with `retryAfterMs` pauses every call that long, then the same message is tried
  *   again with its newest text. `notModified` on an edit counts as delivered.
  * - Other failures back off `backoffMs`, doubling, up to `maxAttempts` calls, then one
