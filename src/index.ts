@@ -189,13 +189,23 @@ export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
 export { telegramTransport } from './platforms/telegram/telegramTransport';
+export { createTelegramBot } from './platforms/telegram/telegramBot';
+export type {
+  TelegramBot,
+  TelegramBotOptions,
+  TelegramBotTransportOptions,
+} from './platforms/telegram/telegramBot';
+export { createCallBudget, createCallGate } from './delivery/callBudget';
+export type { CallBudget, CallGate } from './delivery/callBudget';
 export type {
   TelegramRef,
   TelegramTransport,
   TelegramTransportOptions,
 } from './platforms/telegram/telegramTransport';
+export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
 export type {
   DiscordMessageRef,

@@ -51,6 +51,14 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
     typo: 'chat_id',
     call: (o) => api.telegramTransport({ token: 't', chatId: 1, ...o } as never),
   },
+  createTelegramBot: {
+    typo: 'maxPerSec',
+    call: (o) => api.createTelegramBot({ token: 't', ...o } as never),
+  },
+  'createTelegramBot().transport': {
+    typo: 'chat_id',
+    call: (o) => api.createTelegramBot({ token: 't' }).transport(1, o as never),
+  },
   discordTransport: {
     typo: 'channel',
     call: (o) => api.discordTransport({ token: 't', channelId: '1', ...o } as never),
@@ -189,7 +197,7 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     expect((error as Error).message).toBe(
       'channel("slack"): invalid options\n✖ Unknown option "minchars", "idlems"; known options: ' +
         'minChars, maxChars, idleMs, mode, breakPreference, flushOnParagraph, reasoning, tags, ' +
-        'silentTokens, windowMs, progress, scheduler',
+        'silentTokens, windowMs, progress, live, liveIntervalMs, scheduler',
     );
   });
 

@@ -11,6 +11,7 @@ import { sortByIndexStage } from '../operators/sortByIndex';
 import { suppressSilentStage } from '../operators/suppressSilent';
 import { fuseStages } from './fusedChannel';
 import { toolProgressStage } from './toolProgress';
+import { liveChunkStage } from './liveChunk';
 import { channelNames, channelPresets, isChannelName, type ChannelName } from './presets';
 
 /** What `channel(name, overrides)` may change in a preset. Each field replaces the preset's. */
@@ -41,9 +42,23 @@ export interface ChannelOverrides {
    * @defaultValue false
    */
   progress?: boolean;
+  /**
+   * Live mode, for apps whose transport edits or streams one message (`telegram`, `slack`,
+   * `discord`, `msteams`): text goes out in small blocks as the model writes, whole words only,
+   * at most `liveIntervalMs` after its delta, instead of blocks of minChars..maxChars. Join
+   * the blocks with no separator (`toMessageEdits({ separator: '' })`). The chunking
+   * overrides (`minChars`, `maxChars`, `idleMs`, `mode`, …) do not apply.
+   * @defaultValue false
+   */
+  live?: boolean;
+  /** Live mode: the longest a delta's text waits before it goes out. @defaultValue 250 */
+  liveIntervalMs?: number;
   /** Where every timer of the pipeline runs. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
+
+/** The channels whose transports edit or stream one message: the ones live mode is for. */
+const liveChannels: readonly ChannelName[] = ['telegram', 'slack', 'discord', 'msteams'];
 
 // A misspelt override (`minchars`) is an error naming the known ones (parseOptions).
 const ChannelOverrides = z.object({
@@ -58,6 +73,8 @@ const ChannelOverrides = z.object({
   silentTokens: z.optional(z.array(z.string())),
   windowMs: z.optional(durationOption),
   progress: z.optional(z.boolean()),
+  live: z.optional(z.boolean()),
+  liveIntervalMs: z.optional(z.number().check(z.positive())),
   scheduler: schedulerOption,
 });
 
@@ -73,6 +90,9 @@ const ChannelOverrides = z.object({
  * source:   -a 1500ms (efc|)                a = 1535 characters + "\n\nBye"
  * result:   -x 999ms y 500ms (efc|)         x = block(1535, size)  y = block("Bye", idle)
  * channel('web')       deltas pass as they come, reasoning kept
+ * channel('telegram', { live: true, liveIntervalMs: 5 })
+ * source:   -a-b--c 10ms |                  a = "Hel"  b = "lo wo"  c = "rld"
+ * result:   ------x------y|                 x = block "Hello "  y = block "world" (5 ms quiet)
  * ```
  *
  * - `web` does no chunking (text deltas pass) and keeps reasoning; every other preset cuts
@@ -82,6 +102,11 @@ const ChannelOverrides = z.object({
  *   before, as `streamEvents` does).
  * - `overrides` replace preset values (validated at once; an unknown key is an error). On
  *   `web`, giving both `minChars` and `maxChars` turns chunking on.
+ * - `live: true` (telegram, slack, discord, msteams): small blocks as the model writes, whole
+ *   words only, each delta's text out at most `liveIntervalMs` after it came (a word's
+ *   unfinished tail waits for its end, or for `liveIntervalMs` without a delta); never
+ *   reasoning, never a silent token's prefix (suppressSilent runs before). The blocks joined
+ *   with no separator are exactly the text (marbles/channel/live-*.marble).
  * - An unknown `name` throws an LlmRxError `invalid-options` naming the known channels.
  * - `progress: true` adds `progress { id, name, status }` events for tool activity (see
  *   `toolProgress`): `toMessageEdits` carries them to the transports as a status, never as text.
@@ -93,6 +118,7 @@ const ChannelOverrides = z.object({
  * });
  * channel('discord', { idleMs: 2000, reasoning: 'keep' });
  * channel('slack', { progress: true }); // tool runs as Slack task cards
+ * channel('telegram', { live: true }); // first words within 250 ms
  * ```
  * @param name - one of `web`, `telegram`, `discord`, `slack`, `signal`, `msteams`, `sms`
  * @param overrides - {@link ChannelOverrides} @defaultValue the preset unchanged
@@ -122,7 +148,15 @@ export function channel(
   if (reasoning === 'keep')
     stages.push(sortByIndexStage(defined({ windowMs: options.windowMs, scheduler })));
   stages.push(monotonicTextStage(), suppressSilentStage(defined({ tokens: options.silentTokens })));
-  if (minChars !== undefined || maxChars !== undefined) {
+  if (options.live) {
+    if (!liveChannels.includes(name)) {
+      throw new LlmRxError(
+        'invalid-options',
+        `channel("${name}"): live mode is for channels whose messages are edited or streamed (${liveChannels.join(', ')}).`,
+      );
+    }
+    stages.push(liveChunkStage({ liveIntervalMs: options.liveIntervalMs ?? 250, scheduler }));
+  } else if (minChars !== undefined || maxChars !== undefined) {
     if (minChars === undefined || maxChars === undefined) {
       throw new LlmRxError(
         'invalid-options',
