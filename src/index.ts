@@ -110,7 +110,13 @@ export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdi
 // Turns
 export { collectTurn } from './turn/collectTurn';
 export { assertTurn, IncompleteTurnError } from './turn/assertTurn';
-export type { Turn, TurnOutcome, TurnReasoning, TurnToolCall } from './turn/turnBuilder';
+export type {
+  Turn,
+  TurnCitation,
+  TurnOutcome,
+  TurnReasoning,
+  TurnToolCall,
+} from './turn/turnBuilder';
 
 // Relay: llm-rx's own SSE wire, event logs, resume
 export { toSseFrames, sseFrame, SSE_PING } from './relay/sse/toSseFrames';

@@ -16,7 +16,7 @@ const finish = (finishReason: string) => ({
 });
 
 describe('fromAISdk over hand-written parts', () => {
-  it('length → incomplete; unknown parts warn once per type; structural parts carry nothing', async () => {
+  it('length → incomplete; sources are citations; unknown parts warn once per type; structural parts carry nothing', async () => {
     const events = await collect(
       fromAISdk(
         partsOf([
@@ -24,6 +24,15 @@ describe('fromAISdk over hand-written parts', () => {
           { type: 'start-step', request: {}, warnings: [] },
           { type: 'source', sourceType: 'url', id: 's', url: 'https://example.com' },
           { type: 'source', sourceType: 'url', id: 's2', url: 'https://example.org' },
+          {
+            type: 'source',
+            sourceType: 'document',
+            id: 'd',
+            mediaType: 'text/plain',
+            title: 'Notes',
+          },
+          { type: 'file', file: {} },
+          { type: 'file', file: {} },
           { type: 'raw', rawValue: {} },
           { type: 'text-delta', id: 't', text: 'cut' },
           { type: 'finish-step', finishReason: 'length', rawFinishReason: 'max_tokens' },
@@ -32,10 +41,13 @@ describe('fromAISdk over hand-written parts', () => {
       ),
     );
     expect(events).toEqual([
+      { type: 'citation', id: 's', url: 'https://example.com' },
+      { type: 'citation', id: 's2', url: 'https://example.org' },
+      { type: 'citation', id: 'd', title: 'Notes' },
       {
         type: 'warning',
         code: 'unknown-event',
-        message: 'fromAISdk: the AI SDK part type "source" has no llm-rx event; skipped.',
+        message: 'fromAISdk: the AI SDK part type "file" has no llm-rx event; skipped.',
       },
       { type: 'text-delta', id: 't', delta: 'cut' },
       { type: 'finish', reason: 'length', raw: 'max_tokens' },
@@ -107,7 +119,7 @@ describe('fromAISdk over hand-written parts', () => {
     ]);
   });
 
-  it('provider-executed tools are not client tool calls: one warning, no tool events', async () => {
+  it('provider-executed tools are tool-start / tool-end providerExecuted, never client tool calls', async () => {
     const events = await collect(
       fromAISdk(
         partsOf([
@@ -127,15 +139,90 @@ describe('fromAISdk over hand-written parts', () => {
             output: [],
             providerExecuted: true,
           },
+          {
+            type: 'tool-call',
+            toolCallId: 'cx',
+            toolName: 'code_execution',
+            input: { code: '1/0' },
+            providerExecuted: true,
+          },
+          {
+            type: 'tool-error',
+            toolCallId: 'cx',
+            toolName: 'code_execution',
+            error: new Error('division by zero'),
+            providerExecuted: true,
+          },
           finish('stop'),
         ]),
       ),
     );
-    expect(events.map((event) => event.type)).toEqual(['warning', 'usage', 'finish', 'completed']);
-    expect(events[0]).toMatchObject({
-      code: 'unknown-event',
-      message: expect.stringContaining('"web_search"'),
-    });
+    expect(events.slice(0, 4)).toEqual([
+      { type: 'tool-start', id: 'ws', name: 'web_search', args: {}, providerExecuted: true },
+      { type: 'tool-end', id: 'ws', name: 'web_search', result: [], providerExecuted: true },
+      {
+        type: 'tool-start',
+        id: 'cx',
+        name: 'code_execution',
+        args: { code: '1/0' },
+        providerExecuted: true,
+      },
+      {
+        type: 'tool-end',
+        id: 'cx',
+        name: 'code_execution',
+        result: 'division by zero',
+        isError: true,
+        providerExecuted: true,
+      },
+    ]);
+    expect(events.slice(4).map((event) => event.type)).toEqual(['usage', 'finish', 'completed']);
+  });
+
+  it('reasoning signatures and encrypted reasoning from providerMetadata reach reasoning-end', async () => {
+    const events = await collect(
+      fromAISdk(
+        partsOf([
+          { type: 'reasoning-start', id: 'a' },
+          { type: 'reasoning-delta', id: 'a', text: 'Think.' },
+          {
+            type: 'reasoning-delta',
+            id: 'a',
+            text: '',
+            providerMetadata: { anthropic: { signature: 'EqQ=' } },
+          },
+          { type: 'reasoning-end', id: 'a' },
+          {
+            type: 'reasoning-start',
+            id: 'b',
+            providerMetadata: { anthropic: { redactedData: 'EmwK' } },
+          },
+          { type: 'reasoning-end', id: 'b' },
+          {
+            type: 'reasoning-start',
+            id: 'rs_1:0',
+            providerMetadata: { openai: { itemId: 'rs_1', reasoningEncryptedContent: null } },
+          },
+          {
+            type: 'reasoning-end',
+            id: 'rs_1:0',
+            providerMetadata: { openai: { itemId: 'rs_1', reasoningEncryptedContent: 'gAAA' } },
+          },
+          {
+            type: 'reasoning-start',
+            id: 'g',
+            providerMetadata: { google: { thoughtSignature: 'CiQB' } },
+          },
+          finish('stop'),
+        ]),
+      ),
+    );
+    expect(events.filter((e) => e.type === 'reasoning-end')).toEqual([
+      { type: 'reasoning-end', id: 'a', index: 0, signature: 'EqQ=' },
+      { type: 'reasoning-end', id: 'b', index: 1, redacted: ['EmwK'] },
+      { type: 'reasoning-end', id: 'rs_1:0', index: 2, redacted: ['gAAA'] },
+      { type: 'reasoning-end', id: 'g', index: 3, signature: 'CiQB' },
+    ]);
   });
 
   it('a part without its fields: one invalid-event warning, the stream goes on', async () => {

@@ -37,7 +37,7 @@ const stopWith = (stopReason: string) => [
 const usage = { inputTokens: 120, outputTokens: 57, cachedInputTokens: 30 };
 
 describe('decodeAnthropic', () => {
-  it('decodes thinking + signature, redacted thinking, text, a tool without input; warns once for citations_delta', async () => {
+  it('decodes thinking + signature, redacted thinking, text with a char_location citation, a tool without input', async () => {
     expect(await eventsOf('thinking-redacted-text-tool.sse')).toEqual([
       { type: 'response-start', provider: 'anthropic', id: 'msg_fx1', model: 'claude-sonnet-4-5' },
       { type: 'reasoning-start', id: 'msg_fx1:0', index: 0 },
@@ -53,11 +53,7 @@ describe('decodeAnthropic', () => {
       },
       { type: 'text-start', id: 'msg_fx1:2' },
       { type: 'text-delta', id: 'msg_fx1:2', delta: 'Refreshing the list.' },
-      {
-        type: 'warning',
-        code: 'unknown-event',
-        message: 'Anthropic delta "citations_delta" is not decoded; it was skipped.',
-      },
+      { type: 'citation', text: 'list', start: 0, end: 4 },
       { type: 'text-end', id: 'msg_fx1:2' },
       { type: 'tool-input-start', id: 'toolu_fx1', name: 'refreshList', index: 3 },
       { type: 'tool-call', id: 'toolu_fx1', name: 'refreshList', input: {}, inputText: '' },
@@ -148,7 +144,12 @@ describe('decodeAnthropic', () => {
     [
       'pause_turn',
       'other',
-      { type: 'completed', finishReason: 'other', usage: { inputTokens: 10, outputTokens: 5 } },
+      {
+        type: 'incomplete',
+        reason: 'pause-turn',
+        message:
+          'Anthropic paused the turn (stop_reason pause_turn) during a long server tool run; send the response back as the assistant turn to let the model continue.',
+      },
     ],
     [
       'max_tokens',
@@ -203,7 +204,7 @@ describe('decodeAnthropic', () => {
     ]);
   });
 
-  it('server tools and their results: one warning per block type, their deltas never become tool calls; ping ignored', () => {
+  it('server tools: tool-start with the whole input at its stop, tool-end with the result block, providerExecuted; never client tool calls; compaction warns; ping ignored', () => {
     const events = decode([
       messageStart,
       { type: 'ping' },
@@ -221,7 +222,13 @@ describe('decodeAnthropic', () => {
       {
         type: 'content_block_start',
         index: 1,
-        content_block: { type: 'web_search_tool_result', content: [] },
+        content_block: {
+          type: 'web_search_tool_result',
+          tool_use_id: 'srvtoolu_1',
+          content: [
+            { type: 'web_search_result', url: 'https://a.example', encrypted_content: 'E1' },
+          ],
+        },
       },
       { type: 'content_block_stop', index: 1 },
       {
@@ -244,15 +251,19 @@ describe('decodeAnthropic', () => {
     expect(events).toEqual([
       start,
       {
-        type: 'warning',
-        code: 'unknown-event',
-        message: 'Anthropic content block "server_tool_use" is not client content; it was skipped.',
+        type: 'tool-start',
+        id: 'srvtoolu_1',
+        name: 'web_search',
+        args: { q: 'x' },
+        providerExecuted: true,
       },
       {
-        type: 'warning',
-        code: 'unknown-event',
-        message:
-          'Anthropic content block "web_search_tool_result" is not client content; it was skipped.',
+        type: 'tool-end',
+        id: 'srvtoolu_1',
+        name: 'web_search',
+        result: [{ type: 'web_search_result', url: 'https://a.example', encrypted_content: 'E1' }],
+        isError: false,
+        providerExecuted: true,
       },
       {
         type: 'warning',

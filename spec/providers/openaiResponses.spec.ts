@@ -185,7 +185,7 @@ describe('decodeOpenAIResponses', () => {
     ]);
   });
 
-  it('arguments only on output_item.done still give a delta and a tool-call; gaps and unknown items warn', async () => {
+  it('arguments only on output_item.done still give a delta and a tool-call; a gap warns; a web search starts as a server tool', async () => {
     expect(await eventsOf('arguments-on-item-done-with-gap.sse')).toEqual([
       { type: 'response-start', provider: 'openai-responses', id: 'resp_fx1', model: 'gpt-5-mini' },
       { type: 'tool-input-start', id: 'call_fx1', name: 'lookup', index: 0 },
@@ -197,12 +197,7 @@ describe('decodeOpenAIResponses', () => {
         input: { q: 'rain' },
         inputText: '{"q":"rain"}',
       },
-      {
-        type: 'warning',
-        code: 'unknown-event',
-        message:
-          'OpenAI Responses output item type "web_search_call" is not decoded; it was skipped.',
-      },
+      { type: 'tool-start', id: 'ws_fx1', name: 'web_search', providerExecuted: true },
       {
         type: 'warning',
         code: 'sequence-gap',

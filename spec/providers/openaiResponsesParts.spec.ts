@@ -263,11 +263,11 @@ describe('Responses parts: output items it does not decode', () => {
     expect(
       decode([
         created,
-        itemAdded({ id: 'ws_1', type: 'web_search_call' }),
-        itemDone({ id: 'ws_1', type: 'web_search_call' }),
-        itemDone({ id: 'fs_1', type: 'file_search_call' }, 1),
+        itemAdded({ id: 'cu_1', type: 'computer_call' }),
+        itemDone({ id: 'cu_1', type: 'computer_call' }),
+        itemDone({ id: 'sh_1', type: 'local_shell_call' }, 1),
         completed,
       ]),
-    ).toEqual([start, warning('web_search_call'), warning('file_search_call'), ...stop]);
+    ).toEqual([start, warning('computer_call'), warning('local_shell_call'), ...stop]);
   });
 });

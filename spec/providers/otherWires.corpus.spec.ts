@@ -23,17 +23,6 @@ const EXPECTED_WARNINGS: Array<[string, string, string]> = [
     'unknown-event',
     '"compaction_delta"',
   ],
-  // The advisor is a server tool Anthropic runs itself: not a client tool call.
-  [
-    'anthropic/vercel-long-markdown-tables-codefences-advisor.chunks.jsonl',
-    'unknown-event',
-    '"server_tool_use"',
-  ],
-  [
-    'anthropic/vercel-long-markdown-tables-codefences-advisor.chunks.jsonl',
-    'unknown-event',
-    '"advisor_tool_result"',
-  ],
 ];
 
 /** What a capture carries, read straight from its payloads (not through the decoders). */
@@ -43,18 +32,40 @@ interface Carried {
   signatures: string[];
   redacted: string[];
   toolCalls: Array<{ id: string; name: string; input: unknown }>;
+  /** Cited sources: url (or a file id) and title, in wire order. */
+  citations: Array<{ url?: string; title?: string }>;
+  /** Tools the provider ran itself: `start:<id>` when its call was whole, `end:<id>` at its result. */
+  serverTools: string[];
 }
+
+const nothingCarried = (): Carried => ({
+  text: '',
+  reasoning: [],
+  signatures: [],
+  redacted: [],
+  toolCalls: [],
+  citations: [],
+  serverTools: [],
+});
+
+/** Output items OpenAI runs itself (read here from the wire, not from the decoder's list). */
+const RESPONSES_SERVER_ITEMS =
+  /^(web_search|file_search|mcp|code_interpreter|image_generation)_call$|^mcp_list_tools$/;
 
 function payloadsOf(capture: Capture): Array<Record<string, any>> {
   return capture.sse
     .split('\n')
-    .filter((line) => line.startsWith('data:'))
+    .filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '[DONE]')
     .map((line) => JSON.parse(line.slice(5)));
 }
 
 function carriedByResponses(payloads: Array<Record<string, any>>): Carried {
-  const carried: Carried = { text: '', reasoning: [], signatures: [], redacted: [], toolCalls: [] };
+  const carried = nothingCarried();
   for (const p of payloads) {
+    if (p.type === 'response.output_text.annotation.added')
+      carried.citations.push({ url: p.annotation.url, title: p.annotation.title });
+    if (p.type === 'response.output_item.added' && RESPONSES_SERVER_ITEMS.test(p.item.type))
+      carried.serverTools.push(`start:${p.item.id}`);
     if (
       p.type === 'response.reasoning_summary_text.done' ||
       p.type === 'response.reasoning_text.done'
@@ -71,12 +82,17 @@ function carriedByResponses(payloads: Array<Record<string, any>>): Carried {
         name: item.name,
         input: JSON.parse(item.arguments || '{}'),
       });
+    if (item.type === 'custom_tool_call')
+      carried.toolCalls.push({ id: item.call_id, name: item.name, input: item.input });
+    if (item.type === 'apply_patch_call')
+      carried.toolCalls.push({ id: item.call_id, name: 'apply_patch', input: item.operation });
+    if (RESPONSES_SERVER_ITEMS.test(item.type)) carried.serverTools.push(`end:${item.id}`);
   }
   return carried;
 }
 
 function carriedByAnthropic(payloads: Array<Record<string, any>>): Carried {
-  const carried: Carried = { text: '', reasoning: [], signatures: [], redacted: [], toolCalls: [] };
+  const carried = nothingCarried();
   const blocks = new Map<
     number,
     { type: string; id?: string; name?: string; text: string; signature: string }
@@ -84,6 +100,12 @@ function carriedByAnthropic(payloads: Array<Record<string, any>>): Carried {
   for (const p of payloads) {
     if (p.type === 'content_block_start')
       blocks.set(p.index, { ...p.content_block, text: '', signature: '' });
+    if (p.type === 'content_block_start' && p.content_block.type.endsWith('_tool_result'))
+      carried.serverTools.push(`end:${p.content_block.tool_use_id}`);
+    if (p.type === 'content_block_start' && p.content_block.type === 'redacted_thinking')
+      carried.redacted.push(p.content_block.data);
+    if (p.type === 'content_block_delta' && p.delta.type === 'citations_delta')
+      carried.citations.push({ url: p.delta.citation.url, title: p.delta.citation.title });
     if (p.type === 'content_block_delta') {
       const block = blocks.get(p.index)!;
       block.text += p.delta.text ?? p.delta.thinking ?? p.delta.partial_json ?? '';
@@ -100,12 +122,13 @@ function carriedByAnthropic(payloads: Array<Record<string, any>>): Carried {
         name: block.name!,
         input: JSON.parse(block.text || '{}'),
       });
+    if (block.type === 'server_tool_use') carried.serverTools.push(`start:${block.id}`);
   }
   return carried;
 }
 
 function decodedOf(events: StreamEvent[]): Carried {
-  const decoded: Carried = { text: '', reasoning: [], signatures: [], redacted: [], toolCalls: [] };
+  const decoded = nothingCarried();
   const reasoningById = new Map<string, string>();
   for (const e of events) {
     if (e.type === 'text-delta') decoded.text += e.delta;
@@ -114,10 +137,17 @@ function decodedOf(events: StreamEvent[]): Carried {
     if (e.type === 'reasoning-end' && e.signature) decoded.signatures.push(e.signature);
     if (e.type === 'reasoning-end' && e.redacted) decoded.redacted.push(...e.redacted);
     if (e.type === 'tool-call') decoded.toolCalls.push({ id: e.id, name: e.name, input: e.input });
+    if (e.type === 'citation') decoded.citations.push({ url: e.url ?? e.id, title: e.title });
+    if ((e.type === 'tool-start' || e.type === 'tool-end') && e.providerExecuted)
+      decoded.serverTools.push(`${e.type === 'tool-start' ? 'start' : 'end'}:${e.id}`);
   }
   decoded.reasoning = [...reasoningById.values()];
   return decoded;
 }
+
+/** Azure's folder holds chat and Responses captures; the Responses ones are read here. */
+const isResponsesOrAnthropic = (capture: Capture) =>
+  capture.folder !== 'azure-openai' || capture.name.includes('responses');
 
 const providerOf = (capture: Capture): ProviderName =>
   capture.folder === 'anthropic' ? 'anthropic' : 'openai-responses';
@@ -127,7 +157,8 @@ const decodeBody = (capture: Capture, chunks: Uint8Array[]) =>
 describeCorpus(
   'OpenAI Responses and Anthropic captures',
   (captures) => {
-    describe.each(captures.map((capture) => [capture.name, capture] as const))(
+    const read = captures.filter(isResponsesOrAnthropic);
+    describe.each(read.map((capture) => [capture.name, capture] as const))(
       '%s',
       (_name, capture) => {
         let events: StreamEvent[];
@@ -167,5 +198,5 @@ describeCorpus(
       },
     );
   },
-  ['openai-responses', 'anthropic'],
+  ['openai-responses', 'anthropic', 'azure-openai'],
 );

@@ -20,6 +20,7 @@ const CHUNK_FIELDS: Record<string, string[]> = {
   'reasoning-start': ['id', 'providerMetadata'],
   'reasoning-delta': ['id', 'delta', 'providerMetadata'],
   'reasoning-end': ['id', 'providerMetadata'],
+  'source-url': ['sourceId', 'url', 'title', 'providerMetadata'],
   'tool-input-start': [
     'toolCallId',
     'toolName',
@@ -185,7 +186,7 @@ export function summaryOfMessage(message: UIMessage | undefined): MessageSummary
         id: tool.toolCallId,
         name: part.type.slice('tool-'.length),
         state: tool.state,
-        input: tool.state === 'output-error' ? tool.rawInput : tool.input,
+        input: tool.state === 'output-error' ? (tool.rawInput ?? tool.input) : tool.input,
       };
       if (tool.errorText !== undefined) entry.errorText = tool.errorText;
       summary.tools.push(entry);
@@ -212,14 +213,39 @@ export function summaryOfTurn(
     if (event.type === 'tool-input-delta' && unfinished.has(event.id))
       unfinished.get(event.id)!.text += event.delta;
   }
+  // Tools the provider ran itself are not tool calls of the turn; their parts come from events.
+  const providerTools = new Map<string, MessageSummary['tools'][number]>();
+  for (const event of events) {
+    if (event.type === 'tool-start' && event.providerExecuted && event.name !== undefined)
+      providerTools.set(event.id, {
+        id: event.id,
+        name: event.name,
+        state: 'input-available',
+        input: event.args ?? null,
+      });
+    if (event.type === 'tool-end' && event.providerExecuted) {
+      const tool = providerTools.get(event.id);
+      if (!tool) continue;
+      tool.state = event.isError ? 'output-error' : 'output-available';
+      if (event.isError)
+        tool.errorText =
+          typeof event.result === 'string' ? event.result : JSON.stringify(event.result);
+    }
+  }
   const order = [
     ...new Set(
       events.flatMap((e) =>
-        e.type === 'tool-input-start' || e.type === 'tool-call' ? [e.id] : [],
+        e.type === 'tool-input-start' ||
+        e.type === 'tool-call' ||
+        (e.type === 'tool-start' && providerTools.has(e.id))
+          ? [e.id]
+          : [],
       ),
     ),
   ];
   const tools = order.map((id) => {
+    const providerTool = providerTools.get(id);
+    if (providerTool) return providerTool;
     const call = turn.toolCalls.find((c) => c.id === id);
     if (!call) {
       const open = unfinished.get(id)!;

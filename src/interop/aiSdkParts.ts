@@ -13,6 +13,13 @@ import {
   type KnownTool,
 } from './aiSdkValues';
 
+import {
+  citationOfSource,
+  gatherOpaque,
+  providerToolEvent,
+  type ReasoningOpaque,
+} from './aiSdkProviderParts';
+
 export type { AISdkStreamPart } from './aiSdkValues';
 
 /** Parts that carry nothing llm-rx has an event for, by design (framing, debugging). */
@@ -30,7 +37,8 @@ export type EmitEvent = (event: StreamEvent) => void;
 export class AISdkPartMapper {
   private ended = false;
   private reasoningIndex = 0;
-  private readonly openReasoning = new Map<string, number>();
+  /** Open reasoning parts by id: their index and the opaque fields seen so far. */
+  private readonly openReasoning = new Map<string, { index: number; opaque: ReasoningOpaque }>();
   private toolIndex = 0;
   /** Client tool calls seen, by id: the input text streamed so far. */
   private readonly tools = new Map<string, string>();
@@ -85,6 +93,10 @@ export class AISdkPartMapper {
       }
       case 'error':
         return this.end(failedOf((part as unknown as KnownParts['error']).error), emit);
+      case 'source': {
+        const citation = citationOfSource(part as unknown as Record<string, unknown>);
+        return citation ? emit(citation) : this.invalid(part, emit);
+      }
       default:
         if (STRUCTURAL.has(part.type)) return;
         return this.warnOnce(
@@ -109,12 +121,14 @@ export class AISdkPartMapper {
 
   private reasoning(part: KnownReasoning, emit: EmitEvent): void {
     if (!isString(part.id)) return this.invalid(part, emit);
-    let index = this.openReasoning.get(part.id);
-    if (index === undefined) {
-      index = this.reasoningIndex++;
-      this.openReasoning.set(part.id, index);
-      emit({ type: 'reasoning-start', id: part.id, index });
+    let open = this.openReasoning.get(part.id);
+    if (open === undefined) {
+      open = { index: this.reasoningIndex++, opaque: {} };
+      this.openReasoning.set(part.id, open);
+      emit({ type: 'reasoning-start', id: part.id, index: open.index });
     }
+    gatherOpaque(open.opaque, part.providerMetadata);
+    const { index } = open;
     if (part.type === 'reasoning-delta') {
       if (!isString(part.text)) return this.invalid(part, emit);
       if (part.text !== '') {
@@ -122,7 +136,7 @@ export class AISdkPartMapper {
       }
     } else if (part.type === 'reasoning-end') {
       this.openReasoning.delete(part.id);
-      emit({ type: 'reasoning-end', id: part.id, index });
+      emit({ type: 'reasoning-end', id: part.id, index, ...open.opaque });
     }
   }
 
@@ -141,12 +155,9 @@ export class AISdkPartMapper {
     }
     const providerTool = this.providerTools.get(id);
     if (providerTool !== undefined) {
-      return this.warnOnce(
-        `provider-tool:${providerTool}`,
-        'unknown-event',
-        `fromAISdk: the provider ran the tool "${providerTool}" itself; it is not a client tool call and is skipped.`,
-        emit,
-      );
+      const event = providerToolEvent(part, id, providerTool);
+      if (event) emit(event);
+      return;
     }
     switch (part.type) {
       case 'tool-input-start':
@@ -210,7 +221,8 @@ export class AISdkPartMapper {
   }
 
   private end(terminal: TerminalEvent, emit: EmitEvent): void {
-    for (const [id, index] of this.openReasoning) emit({ type: 'reasoning-end', id, index });
+    for (const [id, { index, opaque }] of this.openReasoning)
+      emit({ type: 'reasoning-end', id, index, ...opaque });
     this.openReasoning.clear();
     this.ended = true;
     emit(terminal);

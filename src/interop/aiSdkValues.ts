@@ -32,9 +32,9 @@ export interface KnownParts {
   'text-start': { id: string };
   'text-delta': { id: string; text: string };
   'text-end': { id: string };
-  'reasoning-start': { id: string };
-  'reasoning-delta': { id: string; text: string };
-  'reasoning-end': { id: string };
+  'reasoning-start': { id: string; providerMetadata?: unknown };
+  'reasoning-delta': { id: string; text: string; providerMetadata?: unknown };
+  'reasoning-end': { id: string; providerMetadata?: unknown };
   'tool-input-start': { id: string; toolName: string; providerExecuted?: boolean };
   'tool-input-delta': { id: string; delta: string };
   'tool-call': {
@@ -63,6 +63,7 @@ export interface KnownParts {
   finish: { finishReason: string; rawFinishReason?: string; totalUsage?: AISdkUsage };
   abort: { reason?: string };
   error: { error: unknown };
+  source: { sourceType: string; id: string; url?: string; title?: string; filename?: string };
 }
 
 export type KnownReasoning = {

@@ -43,9 +43,15 @@ const FromAISdkOptions = z.strictObject({ signal: z.optional(signalOption) });
  * - `error` → `failed` `provider-error` with the error's own message (and `status`,
  *   `retryable` when it carries `statusCode` / `isRetryable`); `abort` → `incomplete`
  *   `aborted` with the SDK's reason. Reading stops there: nothing follows the terminal.
- * - A part llm-rx has no event for (`source`, `file`, approvals, …) or a tool the provider ran
- *   itself gives one `warning` `unknown-event` per type or tool name; `start`, `start-step`,
- *   `tool-input-end`, `raw` and `ping` carry nothing and are skipped.
+ * - Reasoning signatures and encrypted reasoning in `providerMetadata` (of the start, a delta or
+ *   the end: Anthropic `signature` / `redactedData`, OpenAI `reasoningEncryptedContent`, Google
+ *   `thoughtSignature`, llm-rx's own `llmrx`) → `reasoning-end.signature` / `redacted`.
+ * - `source` parts → `citation` (`id`, `url`, `title`; a document's title or file name).
+ * - A tool the provider ran itself (`providerExecuted`): its call → `tool-start` (`args`), its
+ *   result or error → `tool-end`, both `providerExecuted: true`; never a client tool call.
+ * - A part llm-rx has no event for (`file`, approvals, …) gives one `warning` `unknown-event`
+ *   per type; `start`, `start-step`, `tool-input-end`, `raw` and `ping` carry nothing and are
+ *   skipped.
  * - The iterable throwing → `failed` with its message (`stream-error`, retryable), or
  *   `incomplete` `aborted` when it threw an `AbortError` or after `signal` fired; ending
  *   without `finish`, `abort` or `error` → `failed` `stream-closed`. Unsubscribing stops

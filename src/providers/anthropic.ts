@@ -33,6 +33,18 @@ const PROVIDER = 'anthropic';
 const USAGE_KEYS = ['input_tokens', 'output_tokens', 'cache_read_input_tokens'] as const;
 
 /**
+ * `pause_turn`: Anthropic paused a long server-tool turn. The answer is not finished, so the
+ * stream is not `completed`; the client continues it by sending the response back as the
+ * assistant turn (Anthropic's documented way). `incomplete`, reason `pause-turn`.
+ */
+const PAUSED_TURN: StreamEvent = {
+  type: 'incomplete',
+  reason: 'pause-turn',
+  message:
+    'Anthropic paused the turn (stop_reason pause_turn) during a long server tool run; send the response back as the assistant turn to let the model continue.',
+};
+
+/**
  * The Anthropic Messages wire as a pure decoder; see {@link decodeAnthropic}. Ids: text and
  * reasoning `<message id>:<block index>`, tool calls the `tool_use` block's `id`.
  */
@@ -92,6 +104,7 @@ export function createAnthropicDecoder(): WireDecoder<SseMessage> {
       case 'message_stop': {
         blocks.endAll(emit, true);
         ended = true;
+        if (finish?.raw === 'pause_turn') return emit(PAUSED_TURN);
         if (finish) return emit(terminalForFinish(finish, lastUsage));
         const completed: CompletedEvent = { type: 'completed' };
         if (lastUsage) completed.usage = usageFields(lastUsage);
@@ -137,15 +150,19 @@ export function createAnthropicDecoder(): WireDecoder<SseMessage> {
  *          T/t/E text-start/delta/end  u usage  f finish  c completed
  * ```
  *
- * - Blocks by `index`: `text`; `thinking` (`thinking_delta` → kind `text`, `signature_delta` →
+ * - Blocks by `index`: `text` (its `citations_delta` → `citation`: url, title, cited text, the
+ *   char / page / block range); `thinking` (`thinking_delta` → kind `text`, `signature_delta` →
  *   `reasoning-end.signature`); `redacted_thinking` (→ `reasoning-end.redacted`); `tool_use`
  *   (`input_json_delta` → `tool-input-delta`, one `tool-call` at `content_block_stop`; no input
- *   → `{}`). Other block types (`server_tool_use`, `*_tool_result`, `compaction`…) and delta
- *   types (`citations_delta`…) → one `warning` `unknown-event` per type, never a crash.
+ *   → `{}`). Server tools are not client tool calls: `server_tool_use` / `mcp_tool_use` → one
+ *   `tool-start` with its whole input as `args` at its stop, `*_tool_result` → `tool-end` with
+ *   its content as `result` (`isError` for an `*_error` content), both `providerExecuted: true`.
+ *   Other block types (`compaction`…) and delta types → one `warning` `unknown-event` per type.
  * - `message_delta` → `usage` (merged with `message_start`'s) and `finish`: `end_turn` /
  *   `stop_sequence` → `stop`, `max_tokens` → `length`, `tool_use` → `tool-calls`, `refusal` →
  *   `content-filter`, `pause_turn` and unknown reasons → `other` (`raw` keeps the wire value).
- * - `message_stop` → the terminal for that finish; `event: error` → `failed` with the error's
+ * - `message_stop` → the terminal for that finish (`pause_turn` → `incomplete` `pause-turn`:
+ *   the turn is not finished, the client continues it); `event: error` → `failed` with the error's
  *   `type` as code, retryable for `overloaded_error` and `api_error`. Nothing after a terminal.
  * - A second `message_start` → `warning` `duplicate-event`; `ping` is ignored; JSON padded
  *   with whitespace is fine. No `message_stop`: `ensureTerminal` decides from the `finish`.

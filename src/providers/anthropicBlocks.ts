@@ -1,6 +1,13 @@
 import type { Emit, WarnOnce } from './decoder';
 import type { BlockDelta, ContentBlock } from './anthropicWire';
 import { toolCallEvent } from './toolCall';
+import {
+  anthropicCitation,
+  isServerToolResult,
+  isServerToolUse,
+  serverToolEnd,
+  serverToolStart,
+} from './anthropicServerTools';
 
 /** One open content block, by what the decoder does with it. */
 type OpenBlock =
@@ -8,6 +15,7 @@ type OpenBlock =
   | { kind: 'thinking'; id: string; index: number; signature: string }
   | { kind: 'redacted'; id: string; index: number; data: string }
   | { kind: 'tool'; id: string; name: string; streamed: string; startInput: unknown }
+  | { kind: 'server-tool'; id: string; name: string; streamed: string; startInput: unknown }
   | { kind: 'skipped' };
 
 /** What each delta type writes into, so a mismatched pair is reported instead of guessed. */
@@ -16,20 +24,26 @@ const DELTA_KIND: Record<string, OpenBlock['kind']> = {
   thinking_delta: 'thinking',
   signature_delta: 'thinking',
   input_json_delta: 'tool',
+  citations_delta: 'text',
 };
 
 /** The content blocks of one Anthropic message, by block index. */
 export type AnthropicBlocks = ReturnType<typeof createAnthropicBlocks>;
 
 /**
- * Content blocks by their `index`: `text` → text events, `thinking` → reasoning (its
- * `signature_delta` kept for `reasoning-end.signature`), `redacted_thinking` → a reasoning entry
- * whose end carries `redacted`, `tool_use` → tool input events and one `tool-call` at its stop.
- * Any other block type (server tools, their results, compaction…) is skipped with one
- * `unknown-event` warning per type; its deltas go with it, unreported.
+ * Content blocks by their `index`: `text` → text events (its `citations_delta` → `citation`),
+ * `thinking` → reasoning (its `signature_delta` kept for `reasoning-end.signature`),
+ * `redacted_thinking` → a reasoning entry whose end carries `redacted`, `tool_use` → tool input
+ * events and one `tool-call` at its stop. Server tools: `server_tool_use` / `mcp_tool_use` →
+ * one `tool-start` (`providerExecuted`, `args` = its streamed input) at its stop, every
+ * `*_tool_result` → one `tool-end` (`providerExecuted`, `result` = its content) at its start.
+ * Any other block type (compaction…) is skipped with one `unknown-event` warning per type; its
+ * deltas go with it, unreported.
  */
 export function createAnthropicBlocks(warn: WarnOnce) {
   const open = new Map<number, OpenBlock>();
+  /** Server tool names by call id, for the `tool-end` of their result. */
+  const serverToolNames = new Map<string, string>();
 
   const unknown = (emit: Emit, name: string, message: string) =>
     warn(emit, 'unknown-event', name, `${message}; it was skipped.`);
@@ -64,6 +78,12 @@ export function createAnthropicBlocks(warn: WarnOnce) {
         }
         return emit(toolCallEvent(block.id, block.name, inputText));
       }
+      case 'server-tool': {
+        if (!finishToolCall) return;
+        const inputText =
+          block.streamed || (hasKeys(block.startInput) ? JSON.stringify(block.startInput) : '');
+        return emit(serverToolStart(block.id, block.name, inputText));
+      }
     }
   };
 
@@ -74,7 +94,8 @@ export function createAnthropicBlocks(warn: WarnOnce) {
     if (block?.kind === 'skipped' && kind !== undefined) return;
     if (kind === undefined)
       return unknown(emit, delta.type, `Anthropic delta "${delta.type}" is not decoded`);
-    if (block?.kind !== kind) {
+    const fits = block?.kind === kind || (kind === 'tool' && block?.kind === 'server-tool');
+    if (!block || !fits) {
       const where = block ? `a ${block.kind} block` : 'no open block';
       return unknown(
         emit,
@@ -90,9 +111,14 @@ export function createAnthropicBlocks(warn: WarnOnce) {
       if (delta.signature) block.signature += delta.signature;
       if (delta.thinking)
         emit({ type: 'reasoning-delta', id: block.id, index, delta: delta.thinking, kind: 'text' });
+    } else if (block.kind === 'text' && delta.citation) {
+      emit(anthropicCitation(delta.citation));
     } else if (block.kind === 'tool' && delta.partial_json) {
       block.streamed += delta.partial_json;
       emit({ type: 'tool-input-delta', id: block.id, delta: delta.partial_json });
+    } else if (block.kind === 'server-tool' && delta.partial_json) {
+      // A server tool's input is its own business until it is whole: it goes out on tool-start.
+      block.streamed += delta.partial_json;
     }
   }
 
@@ -125,7 +151,19 @@ export function createAnthropicBlocks(warn: WarnOnce) {
           return emit({ type: 'tool-input-start', id: toolId, name, index });
         }
         default:
+          if (isServerToolUse(block.type)) {
+            const toolId = block.id ?? id;
+            const name = block.name ?? block.type;
+            serverToolNames.set(toolId, name);
+            const tool = { id: toolId, name, streamed: '', startInput: block.input };
+            open.set(index, { kind: 'server-tool', ...tool });
+            return;
+          }
           open.set(index, { kind: 'skipped' });
+          if (isServerToolResult(block.type)) {
+            const name = block.tool_use_id ? serverToolNames.get(block.tool_use_id) : undefined;
+            return emit(serverToolEnd(block, id, name));
+          }
           unknown(
             emit,
             block.type,

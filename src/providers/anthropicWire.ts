@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { FailedEvent, FinishReason, UsageEvent } from '../events';
+import { AnthropicCitation } from './anthropicServerTools';
 
 // The Anthropic Messages stream events, as far as decodeAnthropic reads them. Loose on purpose:
 // `caller`, `service_tier`, `iterations`, `stop_details`… pass unchecked.
@@ -33,6 +34,10 @@ export const BlockStartEvent = z.looseObject({
     id: z.nullish(z.string()),
     name: z.nullish(z.string()),
     input: z.optional(z.unknown()),
+    // A server tool's result block: whose call it answers, what it returned.
+    tool_use_id: z.nullish(z.string()),
+    content: z.optional(z.unknown()),
+    is_error: z.nullish(z.boolean()),
   }),
 });
 export type ContentBlock = z.infer<typeof BlockStartEvent>['content_block'];
@@ -46,6 +51,7 @@ export const BlockDeltaEvent = z.looseObject({
     thinking: z.optional(z.string()),
     signature: z.optional(z.string()),
     partial_json: z.optional(z.string()),
+    citation: z.nullish(AnthropicCitation),
   }),
 });
 export type BlockDelta = z.infer<typeof BlockDeltaEvent>['delta'];

@@ -14,28 +14,29 @@ import {
   ArgumentsDoneEvent,
   ContentDeltaEvent,
   ContentDoneEvent,
+  CustomInputDoneEvent,
   OutputItemEvent,
   RefusalDoneEvent,
   ResponseLifecycleEvent,
   ResponsesErrorEvent,
   SummaryDeltaEvent,
   SummaryDoneEvent,
+  NOTHING_TO_READ,
+  createSequenceCheck,
   incompleteFinishReason,
   responsesFailed,
   responsesUsageEvent,
   type ResponsesUsage,
 } from './openaiResponsesWire';
 import { readWire, wireTypeOf } from './wireSchema';
+import {
+  AnnotationAddedEvent,
+  PartialImageEvent,
+  partialImageUpdate,
+  responsesCitation,
+} from './openaiResponsesServerTools';
 
 const PROVIDER = 'openai-responses';
-
-/** Events the decoder knows and needs nothing from: the text they carry also comes in deltas. */
-const NOTHING_TO_READ = new Set([
-  'response.content_part.added',
-  'response.content_part.done',
-  'response.reasoning_summary_part.added',
-  'response.reasoning_summary_part.done',
-]);
 
 /**
  * The OpenAI Responses wire (OpenAI, Azure, LM Studio, Ollama `/v1/responses`) as a pure
@@ -48,20 +49,7 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
   const parts = createResponsesParts(warn);
   let started = false;
   let ended = false;
-  let nextSequence: number | undefined;
-
-  const checkSequence = (emit: Emit, sequence: unknown) => {
-    if (typeof sequence !== 'number') return;
-    if (nextSequence !== undefined && sequence > nextSequence) {
-      emit({
-        type: 'warning',
-        code: 'sequence-gap',
-        message: `OpenAI Responses skipped from sequence number ${nextSequence} to ${sequence}; events may be missing.`,
-        detail: { expected: nextSequence, received: sequence },
-      });
-    }
-    nextSequence = sequence + 1;
-  };
+  const checkSequence = createSequenceCheck();
 
   /** Ends the open parts, reports usage, emits the terminal; nothing is decoded after it. */
   const endWith = (
@@ -134,6 +122,20 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
         const { item_id: itemId, content_index: index = 0, text } = event;
         return parts.reasoningDone(emit, itemId, index, 'text', text);
       }
+      case 'response.output_text.annotation.added': {
+        const { annotation } = readWire(AnnotationAddedEvent, payload, PROVIDER, type);
+        const citation = responsesCitation(annotation);
+        if (citation) return emit(citation);
+        return warn(
+          emit,
+          'unknown-event',
+          `annotation:${annotation.type}`,
+          `OpenAI Responses annotation type "${annotation.type}" names no source; it was skipped.`,
+        );
+      }
+      case 'response.image_generation_call.partial_image':
+        return emit(partialImageUpdate(readWire(PartialImageEvent, payload, PROVIDER, type)));
+      case 'response.custom_tool_call_input.delta':
       case 'response.function_call_arguments.delta': {
         const event = readWire(ContentDeltaEvent, payload, PROVIDER, type);
         return parts.argumentsDelta(emit, event.item_id, event.delta, type);
@@ -141,6 +143,10 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
       case 'response.function_call_arguments.done': {
         const event = readWire(ArgumentsDoneEvent, payload, PROVIDER, type);
         return parts.argumentsDone(emit, event.item_id, event.arguments, type);
+      }
+      case 'response.custom_tool_call_input.done': {
+        const event = readWire(CustomInputDoneEvent, payload, PROVIDER, type);
+        return parts.argumentsDone(emit, event.item_id, event.input, type);
       }
       case 'response.completed': {
         const { response } = readWire(ResponseLifecycleEvent, payload, PROVIDER, type);
@@ -222,6 +228,14 @@ export function createOpenAIResponsesDecoder(): WireDecoder<SseMessage> {
  * - `function_call` items → `tool-input-start` (index = `output_index`, id = `call_id`),
  *   `tool-input-delta`, then one `tool-call` at `function_call_arguments.done` or
  *   `output_item.done`, whichever comes first (arguments sent only there still get a delta).
+ *   Custom tools (`custom_tool_call_input.*`): the same, their free text is `input` and
+ *   `inputText` (never parsed); `apply_patch_call` → a `tool-call` `apply_patch` whose input is
+ *   the operation. `output_text.annotation.added` → `citation`.
+ * - Tools OpenAI runs itself (`web_search_call`, `file_search_call`, `mcp_call`,
+ *   `mcp_list_tools`, `code_interpreter_call`, `image_generation_call`) → `tool-start` at
+ *   `output_item.added`, `tool-end` (the done item as `result`) at `output_item.done`, both
+ *   `providerExecuted: true`; a partial image → `tool-update`. A `compaction` item is kept like
+ *   encrypted reasoning (`format: 'openai-compaction'`).
  * - `response.completed` → `usage`, `finish` (`tool-calls` when a call was made, else `stop`),
  *   `completed`; `response.incomplete` → `incomplete` (`max_output_tokens` → `length`,
  *   `content_filter` → `content-filter`, any other reason kept as is); `response.failed` and the

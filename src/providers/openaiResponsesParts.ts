@@ -2,6 +2,12 @@ import type { ReasoningKind } from '../events';
 import type { Emit, WarnOnce } from './decoder';
 import type { OutputItem } from './openaiResponsesWire';
 import { missingSuffix, toolCallEvent } from './toolCall';
+import {
+  isServerToolItem,
+  serverToolEnd,
+  serverToolStart,
+  type ServerToolItem,
+} from './openaiResponsesServerTools';
 
 interface OpenText {
   id: string;
@@ -16,7 +22,12 @@ interface PendingToolCall {
   name: string;
   streamed: string;
   done: boolean;
+  /** A custom tool's input is free text: it is the input itself, never parsed as JSON. */
+  freeText: boolean;
 }
+
+/** Client tool items: function calls, custom (free-text) tools, apply-patch operations. */
+const CLIENT_TOOL_ITEMS = new Set(['function_call', 'custom_tool_call', 'apply_patch_call']);
 
 /** The open text, reasoning and tool-call parts of one Responses stream. */
 export type ResponsesParts = ReturnType<typeof createResponsesParts>;
@@ -32,6 +43,10 @@ export function createResponsesParts(warn: WarnOnce) {
   const encryptedAtAdded = new Map<string, string>();
   const toolCalls = new Map<string, PendingToolCall>();
   let toolCallCount = 0;
+  /** Reasoning text streamed per entry id, kept after the entry ended (for a late `.done`). */
+  const reasoningStreamed = new Map<string, string>();
+  /** Server tool items that started (`tool-start` went out). */
+  const serverTools = new Set<string>();
 
   const endText = (emit: Emit, fullText?: string) => {
     if (!text) return;
@@ -57,17 +72,32 @@ export function createResponsesParts(warn: WarnOnce) {
     const inputText = finalArguments ?? call.streamed;
     const rest = missingSuffix(call.streamed, inputText);
     if (rest !== '') emit({ type: 'tool-input-delta', id: call.callId, delta: rest });
-    emit(toolCallEvent(call.callId, call.name, inputText));
+    emit(
+      call.freeText
+        ? { type: 'tool-call', id: call.callId, name: call.name, input: inputText, inputText }
+        : toolCallEvent(call.callId, call.name, inputText),
+    );
   };
   const startToolCall = (emit: Emit, item: OutputItem, index: number) => {
     endReasoning(emit);
     endText(emit);
     const callId = item.call_id ?? item.id ?? `call:${index}`;
-    const call = { callId, name: item.name ?? '', streamed: '', done: false };
+    const name = item.type === 'apply_patch_call' ? 'apply_patch' : (item.name ?? '');
+    const freeText = item.type === 'custom_tool_call';
+    const call = { callId, name, streamed: '', done: false, freeText };
     toolCalls.set(item.id ?? callId, call);
     toolCallCount++;
     emit({ type: 'tool-input-start', id: callId, name: call.name, index });
     return call;
+  };
+  /** Starts a server tool item once (its `done` may come without an `added`); its event id. */
+  const startServerTool = (emit: Emit, item: OutputItem, index: number) => {
+    const id = item.id ?? `${item.type}:${index}`;
+    if (!serverTools.has(id)) {
+      serverTools.add(id);
+      emit(serverToolStart(item as ServerToolItem, id));
+    }
+    return id;
   };
   const toolCallOf = (emit: Emit, itemId: string, type: string) => {
     const call = toolCalls.get(itemId);
@@ -120,18 +150,25 @@ export function createResponsesParts(warn: WarnOnce) {
         emit({ type: 'reasoning-start', id, index });
       }
       reasoning.streamed += delta;
+      reasoningStreamed.set(id, (reasoningStreamed.get(id) ?? '') + delta);
       emit({ type: 'reasoning-delta', id, index, delta, kind });
     },
 
-    /** `reasoning_summary_text.done` / `reasoning_text.done`: only what the deltas missed. */
+    /**
+     * `reasoning_summary_text.done` / `reasoning_text.done`: only what the deltas missed, also
+     * when the entry already ended (OpenRouter sends `reasoning_text.done` after the answer).
+     */
     reasoningDone(emit: Emit, itemId: string, index: number, kind: ReasoningKind, full: string) {
       const id = reasoningId(itemId, index, kind);
-      const rest = reasoning?.id === id ? missingSuffix(reasoning.streamed, full) : full;
+      const streamed = reasoningStreamed.get(id);
+      const rest = streamed === undefined ? full : missingSuffix(streamed, full);
       parts.reasoningDelta(emit, itemId, index, kind, rest);
     },
 
     itemAdded(emit: Emit, item: OutputItem, index: number) {
-      if (item.type === 'function_call') startToolCall(emit, item, index);
+      if (CLIENT_TOOL_ITEMS.has(item.type)) startToolCall(emit, item, index);
+      else if (isServerToolItem(item.type)) startServerTool(emit, item, index);
+      else if (item.type === 'compaction') return;
       else if (item.type === 'reasoning') {
         if (item.encrypted_content && item.id)
           encryptedAtAdded.set(item.id, item.encrypted_content);
@@ -153,9 +190,25 @@ export function createResponsesParts(warn: WarnOnce) {
         emit({ type: 'reasoning-end', id, index: 0, redacted: [encrypted] });
       } else if (item.type === 'message') {
         endText(emit);
-      } else if (item.type === 'function_call') {
+      } else if (CLIENT_TOOL_ITEMS.has(item.type)) {
         const call = toolCalls.get(itemId) ?? startToolCall(emit, item, index);
-        finishToolCall(emit, call, item.arguments);
+        finishToolCall(emit, call, finalInputOf(item));
+      } else if (isServerToolItem(item.type)) {
+        const id = startServerTool(emit, item, index);
+        emit(serverToolEnd(item as ServerToolItem, id));
+      } else if (item.type === 'compaction') {
+        // Compacted earlier turns: opaque, kept like encrypted reasoning, never shown.
+        if (!item.encrypted_content) return;
+        endReasoning(emit);
+        const id = `${itemId}:compaction`;
+        emit({ type: 'reasoning-start', id, index: 0 });
+        emit({
+          type: 'reasoning-end',
+          id,
+          index: 0,
+          redacted: [item.encrypted_content],
+          format: 'openai-compaction',
+        });
       } else warnUnknownItem(emit, item.type);
     },
 
@@ -183,6 +236,17 @@ export function createResponsesParts(warn: WarnOnce) {
     },
   };
   return parts;
+}
+
+/**
+ * The whole input a finished client tool item carries: function `arguments`, a custom tool's
+ * free-text `input`, an apply-patch `operation` (as JSON).
+ */
+function finalInputOf(item: OutputItem): string | undefined {
+  if (item.type === 'custom_tool_call') return item.input ?? undefined;
+  if (item.type === 'apply_patch_call')
+    return item.operation === undefined ? undefined : JSON.stringify(item.operation);
+  return item.arguments;
 }
 
 /** `item:summary_index` for a summary part, `item:text:content_index` for full reasoning text. */

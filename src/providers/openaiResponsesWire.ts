@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import type { FailedEvent, FinishReason, UsageEvent } from '../events';
+import type { Emit } from './decoder';
+import { SERVER_TOOL_PROGRESS } from './openaiResponsesServerTools';
 
 // The OpenAI Responses stream events, as far as decodeOpenAIResponses reads them. Loose on
 // purpose: every other field (obfuscation, logprobs, annotations…) passes unchecked.
@@ -47,6 +49,10 @@ export const OutputItemEvent = z.looseObject({
     name: z.optional(z.string()),
     arguments: z.optional(z.string()),
     encrypted_content: z.nullish(z.string()),
+    /** A custom tool call's free-text input. */
+    input: z.nullish(z.string()),
+    /** An apply-patch call's operation (`create_file` / `update_file` / `delete_file`). */
+    operation: z.optional(z.unknown()),
   }),
 });
 export type OutputItem = z.infer<typeof OutputItemEvent>['item'];
@@ -92,6 +98,9 @@ export const SummaryDoneEvent = z.looseObject({
 /** `function_call_arguments.done`. */
 export const ArgumentsDoneEvent = z.looseObject({ item_id: z.string(), arguments: z.string() });
 
+/** `custom_tool_call_input.done`: a custom tool's whole free-text input. */
+export const CustomInputDoneEvent = z.looseObject({ item_id: z.string(), input: z.string() });
+
 /** Error codes after which the same request may well succeed. */
 const RETRYABLE_CODES = new Set(['server_error', 'rate_limit_exceeded']);
 
@@ -132,4 +141,30 @@ export function responsesUsageEvent(
   if (cached != null) event.cachedInputTokens = cached;
   if (usage.total_tokens != null) event.totalTokens = usage.total_tokens;
   return Object.keys(event).length > 1 ? event : undefined;
+}
+
+/** Events the decoder knows and needs nothing from: the text they carry also comes in deltas. */
+export const NOTHING_TO_READ = new Set([
+  ...SERVER_TOOL_PROGRESS,
+  'response.content_part.added',
+  'response.content_part.done',
+  'response.reasoning_summary_part.added',
+  'response.reasoning_summary_part.done',
+]);
+
+/** Watches `sequence_number`: one that skips ahead → `warning` `sequence-gap`. */
+export function createSequenceCheck(): (emit: Emit, sequence: unknown) => void {
+  let nextSequence: number | undefined;
+  return (emit, sequence) => {
+    if (typeof sequence !== 'number') return;
+    if (nextSequence !== undefined && sequence > nextSequence) {
+      emit({
+        type: 'warning',
+        code: 'sequence-gap',
+        message: `OpenAI Responses skipped from sequence number ${nextSequence} to ${sequence}; events may be missing.`,
+        detail: { expected: nextSequence, received: sequence },
+      });
+    }
+    nextSequence = sequence + 1;
+  };
 }

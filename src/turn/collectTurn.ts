@@ -4,8 +4,9 @@ import { createOperator } from '../internal/createOperator';
 import { createTurnBuilder, type Turn } from './turnBuilder';
 
 /**
- * Reduces a stream of events to one {@link Turn}: its text, reasoning entries, tool calls,
- * silent token, finish reason, usage, warnings and event counts.
+ * Reduces a stream of events to one {@link Turn}: its text, reasoning entries (with their
+ * signatures and encrypted payloads, kept as they came), tool calls, citations, silent token,
+ * finish reason, usage, warnings and event counts.
  *
  * ```
  * source:  -r-t-f-(c|)        r = reasoning-delta, t = text-delta, f = finish, c = completed

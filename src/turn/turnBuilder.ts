@@ -1,4 +1,5 @@
 import {
+  type CitationEvent,
   type FinishEvent,
   type FinishReason,
   type ReasoningKind,
@@ -27,6 +28,9 @@ export interface TurnReasoning {
 /** A complete tool call of a turn (a `tool-call` event without its tag). */
 export type TurnToolCall = Omit<ToolCallEvent, 'type'>;
 
+/** A source the turn's answer cites (a `citation` event without its tag). */
+export type TurnCitation = Omit<CitationEvent, 'type'>;
+
 /** How the turn ended: the type of its terminal event. */
 export type TurnOutcome = TerminalEvent['type'];
 
@@ -42,6 +46,8 @@ export interface Turn {
   /** True when the turn carries reasoning and nothing else: no text, tool call or silent token. */
   reasoningOnly: boolean;
   toolCalls: TurnToolCall[];
+  /** The sources the answer cites, in the order they arrived; present when there is one. */
+  citations?: TurnCitation[];
   /** The silent token, when suppressSilent replaced the reply with one. */
   silent?: string;
   /** The last `finish` reason, or the one the terminal names. */
@@ -69,6 +75,7 @@ export function createTurnBuilder(): TurnBuilder {
   const reasoning = new Map<string, TurnReasoning>();
   const reasoningKindFixed = new Set<string>();
   const toolCalls: TurnToolCall[] = [];
+  const citations: TurnCitation[] = [];
   const warnings: WarningEvent[] = [];
   const counts: Partial<Record<StreamEventType, number>> = {};
   let silent: string | undefined;
@@ -120,6 +127,11 @@ export function createTurnBuilder(): TurnBuilder {
           toolCalls.push(call);
           break;
         }
+        case 'citation': {
+          const { type: _type, ...citation } = event;
+          citations.push(citation);
+          break;
+        }
         case 'silent':
           silent = event.token;
           break;
@@ -154,6 +166,7 @@ export function createTurnBuilder(): TurnBuilder {
         warnings,
         counts,
       };
+      if (citations.length > 0) turn.citations = [...citations];
       if (silent !== undefined) turn.silent = silent;
       const finishReason = (end.type === 'completed' && end.finishReason) || finish?.reason;
       if (finishReason) turn.finishReason = finishReason;

@@ -7,18 +7,16 @@ import {
 } from '../../events';
 import { failedEvent, isTerminal, terminalForFinish, usageFields } from '../../terminalEvents';
 import type { UIFinishReason, UIMessageChunk } from './uiMessageChunk';
+import { reasoningMetadata } from './uiReasoningMetadata';
+import { UIToolChunks, type EmitChunk } from './uiToolChunks';
 
-/** Where the framer puts the chunks it writes. */
-export type EmitChunk = (chunk: UIMessageChunk) => void;
+export { UNFINISHED_TOOL_INPUT, type EmitChunk } from './uiToolChunks';
 
 /** Options of the framer: those of `toUIMessageStream`. */
 export interface UIMessageFramerOptions {
   messageId?: string;
   reasoning: 'send' | 'drop';
 }
-
-// `input` and `output` are required by the protocol's schema: a value JSON drops (undefined)
-// goes out as null.
 
 /** Events that begin model output: after a `finish`, they open the next step. */
 const STEP_CONTENT = new Set<StreamEvent['type']>([
@@ -30,10 +28,6 @@ const STEP_CONTENT = new Set<StreamEvent['type']>([
   'tool-call',
 ]);
 
-/** What ends a tool input that never became a tool call. */
-export const UNFINISHED_TOOL_INPUT =
-  'The stream ended before the input of this tool call was complete.';
-
 /**
  * The pure core of `toUIMessageStream`: llm-rx events in, UI message chunks out, with the
  * framing `readUIMessageStream` / `useChat` require whatever the events did:
@@ -42,6 +36,8 @@ export const UNFINISHED_TOOL_INPUT =
  * - every open text, reasoning or tool-input part ended before `finish`, `abort` or `error`;
  * - a `finish` followed by more model output (a multi-step run) ends the step there:
  *   `finish-step`, then `start-step` before the next part, as the AI SDK frames its steps;
+ * - a `citation` with a `url` → one `source-url` per url (`sourceId` = the citation's `id`, else
+ *   its url); opaque reasoning fields → `providerMetadata` on `reasoning-end`;
  * - nothing after the end; tool outputs only for tool calls the stream introduced.
  */
 export class UIMessageFramer {
@@ -51,10 +47,11 @@ export class UIMessageFramer {
   /** Text parts that streamed a delta: a `text-end.text` counts only for one that did not. */
   private readonly streamedText = new Set<string>();
   private readonly openReasoning = new Set<string>();
-  /** Tool inputs started and not yet complete: id → tool name and input text so far. */
-  private readonly openToolInputs = new Map<string, { name: string; text: string }>();
-  /** Tool calls the stream introduced (a part exists for them on the client). */
-  private readonly knownTools = new Set<string>();
+  private readonly tools = new UIToolChunks();
+  /** Source ids already sent: a source cited twice is one part. */
+  private readonly sources = new Set<string>();
+  /** The wire the events were decoded from (`response-start`), for reasoning metadata. */
+  private provider?: string;
   private lastFinish?: FinishEvent;
   private lastUsage?: UsageEvent;
   /** A `finish` went out and no part since: the next part begins a new step. */
@@ -94,72 +91,25 @@ export class UIMessageFramer {
       case 'reasoning-end':
         return this.reasoning(event, emit);
       case 'tool-input-start':
-        if (this.knownTools.has(event.id)) return;
-        this.knownTools.add(event.id);
-        this.openToolInputs.set(event.id, { name: event.name, text: '' });
-        return emit({ type: 'tool-input-start', toolCallId: event.id, toolName: event.name });
-      case 'tool-input-delta': {
-        // A delta of a tool input whose start this stream never saw (resumed) is skipped: the
-        // tool call that completes it carries the whole input.
-        const open = this.openToolInputs.get(event.id);
-        if (!open) return;
-        open.text += event.delta;
-        return emit({
-          type: 'tool-input-delta',
-          toolCallId: event.id,
-          inputTextDelta: event.delta,
-        });
-      }
+      case 'tool-input-delta':
       case 'tool-call':
-        this.openToolInputs.delete(event.id);
-        this.knownTools.add(event.id);
-        return emit(
-          event.error === undefined
-            ? {
-                type: 'tool-input-available',
-                toolCallId: event.id,
-                toolName: event.name,
-                input: event.input ?? null,
-              }
-            : {
-                type: 'tool-input-error',
-                toolCallId: event.id,
-                toolName: event.name,
-                input: event.inputText,
-                errorText: event.error,
-              },
-        );
       case 'tool-start':
-        if (this.knownTools.has(event.id) || event.name === undefined) return;
-        this.knownTools.add(event.id);
-        return emit({
-          type: 'tool-input-available',
-          toolCallId: event.id,
-          toolName: event.name,
-          input: event.args ?? null,
-        });
       case 'tool-update':
-        if (!this.knownTools.has(event.id) || event.output === undefined) return;
-        return emit({
-          type: 'tool-output-available',
-          toolCallId: event.id,
-          output: event.output,
-          preliminary: true,
-        });
       case 'tool-end':
-        if (!this.knownTools.has(event.id)) {
-          if (event.name === undefined) return;
-          this.push({ type: 'tool-start', id: event.id, name: event.name }, emit);
-        }
+        return this.tools.push(event, emit);
+      case 'citation': {
+        const sourceId = event.id ?? event.url;
+        if (event.url === undefined || sourceId === undefined || this.sources.has(sourceId)) return;
+        this.sources.add(sourceId);
         return emit(
-          event.isError
-            ? {
-                type: 'tool-output-error',
-                toolCallId: event.id,
-                errorText: errorTextOf(event.result),
-              }
-            : { type: 'tool-output-available', toolCallId: event.id, output: event.result ?? null },
+          event.title === undefined
+            ? { type: 'source-url', sourceId, url: event.url }
+            : { type: 'source-url', sourceId, url: event.url, title: event.title },
         );
+      }
+      case 'response-start':
+        this.provider = event.provider;
+        return;
       case 'finish':
         this.lastFinish = event;
         this.stepFinished = true;
@@ -168,7 +118,7 @@ export class UIMessageFramer {
         this.lastUsage = event;
         return;
       default:
-        // response-start, warning, block, silent: nothing a UI message shows.
+        // warning, block, silent, progress: nothing a UI message shows.
         return;
     }
   }
@@ -220,7 +170,12 @@ export class UIMessageFramer {
       emit({ type: 'reasoning-delta', id: event.id, delta: event.delta });
     } else if (event.type === 'reasoning-end') {
       this.openReasoning.delete(event.id);
-      emit({ type: 'reasoning-end', id: event.id });
+      const providerMetadata = reasoningMetadata(this.provider, event);
+      emit(
+        providerMetadata
+          ? { type: 'reasoning-end', id: event.id, providerMetadata }
+          : { type: 'reasoning-end', id: event.id },
+      );
     }
   }
 
@@ -253,16 +208,7 @@ export class UIMessageFramer {
     this.openText.clear();
     for (const id of this.openReasoning) emit({ type: 'reasoning-end', id });
     this.openReasoning.clear();
-    for (const [id, { name, text }] of this.openToolInputs) {
-      emit({
-        type: 'tool-input-error',
-        toolCallId: id,
-        toolName: name,
-        input: text,
-        errorText: UNFINISHED_TOOL_INPUT,
-      });
-    }
-    this.openToolInputs.clear();
+    this.tools.endOpen(emit);
   }
 }
 
@@ -277,11 +223,4 @@ function finishReasonOf(
       : 'other';
   }
   return 'error';
-}
-
-/** A tool's error result as the text a UI shows. */
-function errorTextOf(result: unknown): string {
-  if (typeof result === 'string') return result;
-  if (result instanceof Error) return result.message;
-  return result === undefined ? 'The tool failed.' : JSON.stringify(result);
 }
