@@ -46,6 +46,8 @@ export type { FromSseOptions, SourceWarning, SseMessage } from './source/fromSse
 export { fromNdjson } from './source/fromNdjson';
 export type { FromNdjsonOptions } from './source/fromNdjson';
 export type { ByteInput } from './source/byteSource';
+export { fromEventStream } from './source/fromEventStream';
+export type { EventStreamMessage, FromEventStreamOptions } from './source/fromEventStream';
 export { fromEvents } from './source/fromEvents';
 
 // From the AI SDK: streamText's parts (ai 6 fullStream, ai 7 stream) → StreamEvent
@@ -61,6 +63,10 @@ export { createOpenAIChatDecoder, decodeOpenAIChat } from './providers/openaiCha
 export { createOpenAIResponsesDecoder, decodeOpenAIResponses } from './providers/openaiResponses';
 export { createAnthropicDecoder, decodeAnthropic } from './providers/anthropic';
 export { createOllamaDecoder, decodeOllama } from './providers/ollama';
+export { createGeminiDecoder, decodeGemini } from './providers/gemini';
+export { createCohereDecoder, decodeCohere } from './providers/cohere';
+export { createBedrockDecoder, decodeBedrock } from './providers/bedrock';
+export type { BedrockInput } from './providers/bedrock';
 
 // The whole source stage
 export { streamEvents } from './streamEvents';
