@@ -33,6 +33,13 @@ export interface SlackTransportOptions {
    */
   maxStreamMs?: number;
   /**
+   * A stream is stopped and the text continues in a new streamed message before it holds more
+   * UTF-8 bytes than this: Slack ends streams near 10.6–11.3 KB without documenting it. A
+   * `msg_too_long` from a stream lowers it for the transport's life.
+   * @defaultValue 9000
+   */
+  maxStreamBytes?: number;
+  /**
    * How posted and updated messages are written when an edit carries no rendering of that
    * format: `slack` (mrkdwn, from `renderMarkdown`) or `plain`. Streams always take markdown.
    * @defaultValue `'slack'`
@@ -58,6 +65,7 @@ const SlackTransportOptions = z.object({
   recipientTeamId: optionalId,
   mode: z._default(z.enum(['auto', 'stream', 'update']), 'auto'),
   maxStreamMs: z._default(z.number().check(z.positive()), 240000),
+  maxStreamBytes: z._default(z.number().check(z.int(), z.minimum(4)), 9000),
   format: z._default(z.enum(['slack', 'plain']), 'slack'),
   apiBase: z._default(z.url(), 'https://slack.com'),
   fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
@@ -154,6 +162,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     maxStreamMs: settings.maxStreamMs,
     now: () => settings.scheduler.now(),
     streamChars: SLACK_LIMITS.streamChars,
+    streamBytes: { bytes: settings.maxStreamBytes },
     format: settings.format,
     disableStreams: () => (streams = false),
   };
