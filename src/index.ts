@@ -176,6 +176,7 @@ export type {
 } from './platforms/telegram/telegramTransport';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackRef, SlackRefPart } from './platforms/slack/slackRef';
 export { discordTransport } from './platforms/discord/discordTransport';
 export type {
   DiscordMessageRef,

@@ -1,11 +1,11 @@
 import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
 import type { DeliveryWarning, TransportCall } from '../../../src/delivery/types';
 
-/** A transport as the Slack specs call it directly (send, edit, finish; refs are strings). */
-interface DirectTransport {
-  send(edit: MessageEdit, call: TransportCall): PromiseLike<string>;
-  edit(ref: string, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
-  finish?(ref: string, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
+/** A transport as the Slack specs call it directly (send, edit, finish). */
+interface DirectTransport<Ref> {
+  send(edit: MessageEdit, call: TransportCall): PromiseLike<Ref>;
+  edit(ref: Ref, edit: MessageEdit, call: TransportCall): PromiseLike<Ref | void>;
+  finish?(ref: Ref, edit: MessageEdit, call: TransportCall): PromiseLike<Ref | void>;
 }
 
 /**
@@ -14,18 +14,18 @@ interface DirectTransport {
  * with `retryAfterMs` waits that long, another retryable one 5 ms; a permanent one rejects.
  * Bounded: at most 50 attempts per call. The transport's warnings go to `warnings`.
  */
-export async function callInOrder(
-  transport: DirectTransport,
+export async function callInOrder<Ref>(
+  transport: DirectTransport<Ref>,
   edits: MessageEdit[],
   warnings?: DeliveryWarning[],
 ) {
-  const refs = new Map<number, string>();
+  const refs = new Map<number, Ref>();
   const last = new Map(edits.map((edit) => [edit.message, edit]));
-  const attempt = async (run: (ref: string | undefined) => PromiseLike<unknown>, n: number) => {
+  const attempt = async (run: (ref: Ref | undefined) => PromiseLike<Ref | void>, n: number) => {
     for (let tries = 1; ; tries++) {
       try {
         const ref = await run(refs.get(n));
-        if (typeof ref === 'string') refs.set(n, ref);
+        if (ref !== undefined) refs.set(n, ref);
         return;
       } catch (error: any) {
         if (error?.permanent || tries >= 50) throw error;

@@ -2,10 +2,10 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { LlmRxError } from '../../errors';
-import { DeliveryError } from '../../delivery/errors';
 import { parseOptions, schedulerOption } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
+import { refOf, restoredState, type SlackRef } from './slackRef';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 
 /** Options of {@link slackTransport}. */
@@ -87,15 +87,15 @@ export const SLACK_LIMITS = {
 const KEPT_FINISHED = 64;
 
 /**
- * The Slack transport: a {@link DeliveryTransport} whose reference is the `ts` of the newest
- * Slack message holding a chat message's text (a new one when a stream was continued), with
+ * The Slack transport: a {@link DeliveryTransport} whose reference is a {@link SlackRef} (the
+ * `ts` of a chat message held by one Slack message; every part when it spans several), with
  * `finish` and its message limit.
  */
-export interface SlackTransport extends DeliveryTransport<string> {
-  send(edit: MessageEdit, call: TransportCall): Promise<string>;
-  edit(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
+export interface SlackTransport extends DeliveryTransport<SlackRef> {
+  send(edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
+  edit(ref: SlackRef, edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
   /** Stops the message's stream with its final text (posted messages: a last update if needed). */
-  finish(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
+  finish(ref: SlackRef, edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
   /** What to give `toMessageEdits`: 12,000 while streaming, else 4,000. */
   readonly maxMessageChars: number;
   readonly minIntervalMs: number;
@@ -175,26 +175,14 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   // message) continues that message instead of creating a second one.
   let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
 
-  const stateOf = (ts: string, edit: MessageEdit): SlackMessageState => {
-    const known = open.get(ts);
+  const stateOf = (ref: SlackRef, edit: MessageEdit): SlackMessageState => {
+    const known = open.get(typeof ref === 'string' ? ref : ref.ts);
     if (known) return known;
-    // A ts this transport did not post (another process, a ledger): it may still be a live
-    // stream of a process that died, which Slack will not update. It is stopped first (a
-    // message that was no stream answers so and is left as it is), then updated.
-    if (streams && edit.text.length > SLACK_LIMITS.streamChars) {
-      // Its text went on in further streamed messages; only the newest ts is known here, and
-      // writing the whole text into it would show the earlier parts twice.
-      throw new DeliveryError(
-        `slackTransport: message ${edit.message} spans several Slack messages that another ` +
-          `transport streamed (a restart); only ${ts} is known, so it is left as it is.`,
-        { permanent: true },
-      );
-    }
-    return {
-      ts,
-      mode: 'update',
-      parts: [{ ts, markdown: '', state: streams ? 'streaming' : 'posted', startedAt: 0 }],
-    };
+    // A ref this transport did not write (another process, a ledger): its parts are taken as
+    // they were left, and its newest part may still be a live stream of a process that died,
+    // which Slack will not update: it is stopped first (a message that was no stream answers
+    // so and is left as it is), then updated.
+    return restoredState(ref, edit.text, streams);
   };
   const apply = async (
     state: SlackMessageState,
@@ -215,7 +203,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       for (const old of finished.splice(0, Math.max(0, finished.length - KEPT_FINISHED)))
         for (const part of old.parts) open.delete(part.ts);
     }
-    return state.ts;
+    return refOf(state);
   };
 
   return {
@@ -231,7 +219,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       unfinishedSend = undefined;
       return ts;
     },
-    edit: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, false),
-    finish: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, true),
+    edit: async (ref, edit, call) => apply(stateOf(ref, edit), edit, call, false),
+    finish: async (ref, edit, call) => apply(stateOf(ref, edit), edit, call, true),
   };
 }
