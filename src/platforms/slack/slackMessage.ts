@@ -9,9 +9,10 @@ import { stopStream, streamSuffix, tsOf } from './slackStream';
 
 /**
  * One Slack message holding a piece of a chat message. `streaming`: a live stream; `stopped`: a
- * stream stopped by the transport (it shows `markdown`); `expired`: a stream Slack closed before
- * its stop (`message_not_in_streaming_state`), to be persisted by `chat.update`; `posted`: a
- * `chat.postMessage` message showing `shown`.
+ * stream that is over and shows `markdown` (stopped by the transport, or closed by Slack after
+ * it confirmed `markdown`); `expired`: a ref's stream that answered its stop as no stream (after
+ * a restart), to be persisted by `chat.update`; `posted`: a `chat.postMessage` message showing
+ * `shown`.
  */
 export interface SlackPart {
   ts: string;

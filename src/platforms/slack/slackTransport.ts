@@ -76,7 +76,8 @@ const SlackTransportOptions = z.object({
 /**
  * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
  * 12,000 characters per call (and a stream is continued in a new message before it holds
- * more); a posted text is kept under 4,000, as Slack recommends for `text`.
+ * more, or more than `maxStreamBytes`); a posted text is kept under 4,000, as Slack recommends
+ * for `text` (the transport splits one past 40,000, where Slack truncates).
  */
 export const SLACK_LIMITS = {
   streamChars: slackLimits.maxStreamChars ?? slackLimits.maxMessageChars,
@@ -113,22 +114,25 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  *
  * - Streams get markdown (`markdown_text`): only what was added since the last call, so the
  *   parts concatenate to the final text exactly. `finish` stops the stream with the rest.
- * - A stream older than `maxStreamMs`, or one that would pass 12,000 characters, is stopped and
- *   the text continues in a new streamed message in the same thread.
+ * - A stream older than `maxStreamMs`, or one that would pass 12,000 characters or
+ *   `maxStreamBytes` UTF-8 bytes, is stopped and the text continues in a new streamed message in
+ *   the same thread (`slack-stream-rotated`). A stream Slack closed anyway keeps what it showed
+ *   and the text it did not confirm starts the next one (`slack-stream-expired` for
+ *   `message_not_in_streaming_state`; `slack-stream-too-long` for `msg_too_long`, which lowers
+ *   the byte budget to what that stream held). Requests carry `markdown_text`, never `chunks`.
  * - A text that does not extend what was streamed (streams cannot take text back): the stream
  *   is stopped and that message is rewritten with `chat.update` from then on, each Slack
  *   message keeping its share (a share left empty is deleted): nothing lost, nothing twice.
  * - Falls back to `chat.postMessage` + `chat.update` (mrkdwn from `renderMarkdown`, or
  *   `edit.rendered` when it is in the transport's format): without `threadTs` (mode `auto`);
  *   for the rest of the transport's life when Slack answers `missing_recipient_user_id` /
- *   `missing_recipient_team_id`; for that message when its stream was closed by Slack
- *   (`message_not_in_streaming_state`), whose text is then written by `chat.update`.
- * - A ts this transport did not stream (a ledger's, after a restart) may be a stream the dead
- *   process left open: in stream mode it is stopped first (`chat.stopStream`;
- *   `message_not_in_streaming_state` / `message_not_found` mean it was none), then
- *   `chat.update` writes the whole text. A text over 12,000 characters spanned several Slack
- *   messages of which only the newest ts is known: a permanent failure, never a rewrite that
- *   would show the earlier parts twice. (A stream continued only for its age is not seen.)
+ *   `missing_recipient_team_id`. A posted text over 40,000 characters goes on in further
+ *   messages, cut after a line (`slack-posted-split`).
+ * - The ref ({@link SlackRef}) is the `ts`, or every part once the message spans several Slack
+ *   messages. A ref this transport did not write (a ledger's, after a restart): the parts
+ *   before the newest are left as they are; the newest may be a stream the dead process left
+ *   open: in stream mode it is stopped first (`message_not_in_streaming_state` /
+ *   `message_not_found` mean it was none), then `chat.update` writes the rest of the text.
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
