@@ -5,7 +5,7 @@ import { BROWSER_BUNDLE_GZIP_BOUND, measureBundle } from './helpers/bundleSize';
 // entry (every method on every schema, 440 KB) must not come back by a stray `import { z }`.
 
 describe('browser bundle of streamEvents + channel', () => {
-  it('stays within its gzip bound (48 KB), with zod/mini and only the English locale', async () => {
+  it('stays within its gzip bound (56 KB), with zod/mini and only the English locale', async () => {
     const size = await measureBundle();
     expect(size.gzip).toBeLessThanOrEqual(BROWSER_BUNDLE_GZIP_BOUND);
     const zodFiles = size.inputs.filter((path) => path.includes('node_modules/zod/'));

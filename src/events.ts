@@ -12,6 +12,9 @@ export const ProviderId = z.enum([
   'anthropic',
   'ollama',
   'llm-rx',
+  'gemini',
+  'cohere',
+  'bedrock',
 ]);
 export type ProviderId = z.infer<typeof ProviderId>;
 
@@ -97,7 +100,7 @@ export const ToolInputDeltaEvent = z.object({
 });
 export type ToolInputDeltaEvent = z.infer<typeof ToolInputDeltaEvent>;
 
-/** A complete tool call. `error` says why `inputText` did not parse as JSON. */
+/** A complete tool call; `error`: why `inputText` is not JSON; `signature`: opaque, kept. */
 export const ToolCallEvent = z.object({
   type: z.literal('tool-call'),
   id: z.string(),
@@ -105,6 +108,7 @@ export const ToolCallEvent = z.object({
   input: z.unknown(),
   inputText: z.string(),
   error: z.optional(z.string()),
+  signature: z.optional(z.string()),
 });
 export type ToolCallEvent = z.infer<typeof ToolCallEvent>;
 

@@ -46,6 +46,8 @@ export type { FromSseOptions, SourceWarning, SseMessage } from './source/fromSse
 export { fromNdjson } from './source/fromNdjson';
 export type { FromNdjsonOptions } from './source/fromNdjson';
 export type { ByteInput } from './source/byteSource';
+export { fromEventStream } from './source/fromEventStream';
+export type { EventStreamMessage, FromEventStreamOptions } from './source/fromEventStream';
 export { fromEvents } from './source/fromEvents';
 
 // From the AI SDK: streamText's parts (ai 6 fullStream, ai 7 stream) → StreamEvent
@@ -61,6 +63,10 @@ export { createOpenAIChatDecoder, decodeOpenAIChat } from './providers/openaiCha
 export { createOpenAIResponsesDecoder, decodeOpenAIResponses } from './providers/openaiResponses';
 export { createAnthropicDecoder, decodeAnthropic } from './providers/anthropic';
 export { createOllamaDecoder, decodeOllama } from './providers/ollama';
+export { createGeminiDecoder, decodeGemini } from './providers/gemini';
+export { createCohereDecoder, decodeCohere } from './providers/cohere';
+export { createBedrockDecoder, decodeBedrock } from './providers/bedrock';
+export type { BedrockInput } from './providers/bedrock';
 
 // The whole source stage
 export { streamEvents } from './streamEvents';
@@ -105,7 +111,13 @@ export type { ChannelName, ChannelPreset } from './channels/presets';
 export { platformLimits } from './platforms';
 export type { PlatformLimit, PlatformName } from './platforms';
 export { toMessageEdits } from './channels/toMessageEdits';
-export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
+export type {
+  MessageEdit,
+  MessageEnd,
+  MessageStep,
+  ToMessageEditsOptions,
+} from './channels/toMessageEdits';
+export { isMessageEdit } from './channels/messageEditPlanner';
 
 // Turns
 export { collectTurn } from './turn/collectTurn';
@@ -165,6 +177,8 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 // Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
+export { defaultNotice } from './delivery/answerOutcome';
+export type { NoticeText } from './delivery/answerOutcome';
 export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
@@ -191,6 +205,8 @@ export type {
   TeamsTransportOptions,
 } from './platforms/teams/teamsTransport';
 export type {
+  AnswerOutcome,
+  AnswerReport,
   DeliveryFailedReport,
   DeliveryLedger,
   DeliveryReport,

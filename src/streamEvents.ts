@@ -6,15 +6,19 @@ import { failedEvent } from './terminalEvents';
 import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
+import { createGeminiDecoder } from './providers/gemini';
 import type { Emit, WireDecoder } from './providers/decoder';
 import { excerpt } from './source/excerpt';
 import {
   detectWireFormat,
+  isEventStreamContentType,
   isNdjsonContentType,
   PROVIDER_NAMES,
   wireFormatOf,
   type ProviderName,
 } from './providers/detect';
+import { decodeEventStream } from './providers/bedrockStream';
+import { createCohereDecoder } from './providers/cohere';
 import { createLlmRxDecoder } from './providers/llmRx';
 import { createOllamaDecoder } from './providers/ollama';
 import { createOpenAIChatDecoder } from './providers/openaiChat';
@@ -57,11 +61,16 @@ const StreamEventsOptions = z.object({
   scheduler: schedulerOption,
 });
 
-const SSE_DECODERS: Record<Exclude<ProviderId, 'ollama'>, () => WireDecoder<SseMessage>> = {
+const SSE_DECODERS: Record<
+  Exclude<ProviderId, 'ollama' | 'bedrock'>,
+  () => WireDecoder<SseMessage>
+> = {
   'openai-chat': createOpenAIChatDecoder,
+  cohere: createCohereDecoder,
   'openai-responses': createOpenAIResponsesDecoder,
   anthropic: createAnthropicDecoder,
   'llm-rx': createLlmRxDecoder,
+  gemini: createGeminiDecoder,
 };
 
 /** How many messages detection may look at before it gives up with `unknown-provider`. */
@@ -81,7 +90,8 @@ const DETECTION_WINDOW = 8;
  *   for 408, 409, 429 and 5xx). A 200 that is not a stream — an HTML page,
  *   a plain-text message, a first NDJSON line that is not JSON — → `failed` `unexpected-body`
  *   with an excerpt of what arrived.
- * - `provider` omitted: `application/x-ndjson` → ollama; otherwise the first SSE event that
+ * - `provider` omitted: `application/x-ndjson` → ollama; `application/vnd.amazon.eventstream`
+ *   → bedrock (read with `fromEventStream`); otherwise the first SSE event that
  *   tells (see `detectWireFormat`). Detection holds messages back but never drops or reorders
  *   them; nothing telling within the first 8 messages → `failed` `unknown-provider`.
  *   NDJSON without that content type needs `provider: 'ollama'`.
@@ -129,9 +139,11 @@ export function streamEvents(
           ? wireFormatOf(provider)
           : isNdjsonContentType(contentType)
             ? 'ollama'
-            : isResponse(input) && input.headers.has('x-llm-rx-stream')
-              ? 'llm-rx'
-              : undefined;
+            : isEventStreamContentType(contentType)
+              ? 'bedrock'
+              : isResponse(input) && input.headers.has('x-llm-rx-stream')
+                ? 'llm-rx'
+                : undefined;
       let warned = false;
       const onWarning = (warning: SourceWarning) => {
         warned = true;
@@ -140,6 +152,11 @@ export function streamEvents(
       // Nothing at all arrived: the same retryable fault with or without a named provider.
       const isEmpty = (count: number) => count === 0 && !warned;
       const sourceOptions = { maxBufferSize, onWarning };
+
+      if (format === 'bedrock') {
+        sourceSubscription = decodeEventStream(input, { maxBufferSize }, subscriber);
+        return;
+      }
 
       if (format === 'ollama') {
         const decoder = createOllamaDecoder();
@@ -211,7 +228,7 @@ export function streamEvents(
       function detect(message: SseMessage) {
         held.push(message);
         const detected = detectWireFormat(message);
-        if (detected === undefined || detected === 'ollama') {
+        if (detected === undefined || detected === 'ollama' || detected === 'bedrock') {
           if (held.length >= DETECTION_WINDOW) endUndetected();
           return;
         }

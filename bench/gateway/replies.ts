@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { streamEvents } from '../../src/streamEvents';
 import { collectTurn } from '../../src/turn/collectTurn';
-import { corpusDir, loadCaptures } from '../../spec/helpers/corpus';
+import { corpusDirs, loadCaptures } from '../../spec/helpers/corpus';
 import { seededRandom } from '../../spec/helpers/seededRandom';
 
 /** One reply: its source text and the deltas that carry it. */
@@ -22,11 +22,12 @@ const MIN_REPLY_CHARS = 80;
 
 /** Where the replies came from, and the replies (deterministic). */
 export async function loadReplies(): Promise<{ source: string; replies: Reply[] }> {
-  const bodies: Array<{ name: string; sse: string }> = corpusDir
+  const corpus = corpusDirs.join(':');
+  const bodies: Array<{ name: string; sse: string }> = corpus
     ? loadCaptures().map(({ name, sse }) => ({ name, sse }))
     : fixtureBodies(join(__dirname, '../../fixtures'));
-  const source = corpusDir
-    ? `real captures (${corpusDir})`
+  const source = corpus
+    ? `real captures (${corpus})`
     : 'LLMRX_CORPUS_DIR is not set: the project fixtures/ (set it to ../shared/fixtures/real for the real captures)';
   const random = seededRandom(32);
   const replies: Reply[] = [];

@@ -55,8 +55,8 @@ describe('llm-rx usage errors: exit 2, one line on stderr, nothing on stdout', (
     ['unknown capture type', ['inspect', 'capture.txt'], /unknown capture type/],
     [
       'unknown provider',
-      ['replay', demoCapture, '--provider', 'gemini'],
-      /^llm-rx: unknown provider "gemini" \(known: openai-chat, openrouter, /,
+      ['replay', demoCapture, '--provider', 'not-a-provider'],
+      /^llm-rx: unknown provider "not-a-provider" \(known: openai-chat, openrouter, /,
     ],
     [
       'unknown channel',

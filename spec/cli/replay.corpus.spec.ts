@@ -1,19 +1,18 @@
-import { join } from 'node:path';
 import { StreamEvent } from '../../src/events';
 import { isTerminal } from '../../src/terminalEvents';
-import { corpusDir, describeCorpus } from '../helpers/corpus';
+import { describeCorpus } from '../helpers/corpus';
 import { runCliInProcess } from './runCliInProcess';
 
 describeCorpus('llm-rx replay <capture> --channel telegram --speed 0 --json', (captures) => {
   // A multi-response file is several captures for the corpus helper, one file for the CLI.
-  const files = [...new Set(captures.map((capture) => capture.name.split('#')[0]))];
+  const files = new Map(captures.map((capture) => [capture.name.split('#')[0], capture.path]));
 
-  it.each(files)(
+  it.each([...files])(
     '%s: exits 1 only if failed, prints exactly one terminal line, last',
-    async (file) => {
+    async (_name, path) => {
       const run = await runCliInProcess([
         'replay',
-        join(corpusDir!, file),
+        path,
         '--channel',
         'telegram',
         '--speed',

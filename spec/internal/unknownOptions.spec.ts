@@ -21,6 +21,7 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
   streamEvents: { typo: 'idleTimeout', call: (o) => api.streamEvents(body(), o) },
   fromSse: { typo: 'maxBuffer', call: (o) => api.fromSse(body(), { maxBufferSize: 64, ...o }) },
   fromNdjson: { typo: 'onwarning', call: (o) => api.fromNdjson(body(), o) },
+  fromEventStream: { typo: 'maxBuffer', call: (o) => api.fromEventStream(body(), o) },
   ensureTerminal: { typo: 'idleTimeout', call: (o) => api.ensureTerminal({ deadlineMs: 5, ...o }) },
   normalizeReasoning: { typo: 'tag', call: (o) => api.normalizeReasoning(o) },
   sortByIndex: { typo: 'window', call: (o) => api.sortByIndex({ windowMs: 5, ...o }) },

@@ -2,35 +2,34 @@ import type { ProviderId } from '../../src/events';
 import { detectWireFormat, wireFormatOf } from '../../src/providers/detect';
 import { streamEvents } from '../../src/streamEvents';
 import { chunksOf, collect, utf8 } from '../helpers/bytes';
-import { describeCorpus } from '../helpers/corpus';
-
-/** The wire format each corpus folder holds. */
-const FORMAT_OF_FOLDER: Record<string, ProviderId> = {
-  'openai-chat': 'openai-chat',
-  openrouter: 'openai-chat',
-  'deepseek-qwen-vllm': 'openai-chat',
-  'openai-responses': 'openai-responses',
-  anthropic: 'anthropic',
-};
+import {
+  captureBody,
+  CORPUS_FOLDERS,
+  describeCorpus,
+  formatOfCapture,
+  responseOfChunks,
+} from '../helpers/corpus';
 
 describeCorpus('provider detection over every capture', (captures) => {
-  it('covers every folder of the corpus', () => {
-    expect([...new Set(captures.map((c) => c.folder))].sort()).toEqual(
-      Object.keys(FORMAT_OF_FOLDER).sort(),
-    );
+  it('knows the wire format of every folder of the corpus', () => {
+    const folders = [...new Set(captures.map((c) => c.folder))];
+    expect(folders.filter((folder) => !CORPUS_FOLDERS.includes(folder))).toEqual([]);
   });
 
   it.each(captures.map((capture) => [capture.name, capture] as const))(
     '%s: provider omitted picks its decoder and yields exactly the events of the explicit provider',
     async (_name, capture) => {
-      const format = FORMAT_OF_FOLDER[capture.folder];
+      // The folder's wire (see corpus.ts); a wire streamEvents does not know yet fails here.
+      const format = formatOfCapture(capture) as ProviderId;
       // Cut at every 97 bytes, so detection often sees a message before the next one arrives.
-      const bytes = utf8(capture.sse);
+      const { bytes, contentType } = captureBody(capture);
       const chunks = Array.from({ length: Math.ceil(bytes.length / 97) }, (_, i) =>
         bytes.slice(i * 97, (i + 1) * 97),
       );
-      const detected = await collect(streamEvents(chunksOf(chunks)));
-      const explicit = await collect(streamEvents(chunksOf(chunks), { provider: format }));
+      const detected = await collect(streamEvents(responseOfChunks(chunks, contentType)));
+      const explicit = await collect(
+        streamEvents(responseOfChunks(chunks, contentType), { provider: format }),
+      );
       expect(detected[0]).toEqual(
         expect.objectContaining({ type: 'response-start', provider: format }),
       );

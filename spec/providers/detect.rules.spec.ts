@@ -32,6 +32,22 @@ describe('detectWireFormat, rule by rule', () => {
     expect(detect('message_delta', { choices: [] })).toBe('anthropic');
   });
 
+  it("Gemini's payloads tell the gemini wire: candidates, usageMetadata, promptFeedback, Google's error", () => {
+    const cases: Array<[object, ProviderId | undefined]> = [
+      [{ candidates: [{ content: { parts: [{ text: 'Hi' }] } }] }, 'gemini'],
+      [{ candidates: [] }, 'gemini'],
+      [{ usageMetadata: { promptTokenCount: 3 } }, 'gemini'],
+      [{ promptFeedback: { blockReason: 'SAFETY' } }, 'gemini'],
+      [{ error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } }, 'gemini'],
+      // An OpenAI-style error (string code, no status) stays openai-chat; so do chat chunks.
+      [{ error: { code: 'rate_limit_exceeded', message: 'x' } }, 'openai-chat'],
+      [{ error: { code: 429, message: 'x' } }, 'openai-chat'],
+      [{ choices: [], usageMetadata: {} }, 'openai-chat'],
+      [{ candidates: 'no' }, undefined],
+    ];
+    expect(cases.map(([data]) => [data, detect(undefined, data)])).toEqual(cases);
+  });
+
   it('a valid llm-rx event without an event name is the llm-rx wire', () => {
     expect(detect(undefined, { type: 'text-delta', id: 't', delta: 'Hi' })).toBe('llm-rx');
     expect(detect(undefined, { type: 'completed' })).toBe('llm-rx');
@@ -129,6 +145,9 @@ describe('PROVIDER_NAMES', () => {
   it('is every wire format once, plus openrouter', () => {
     expect([...PROVIDER_NAMES].sort()).toEqual([
       'anthropic',
+      'bedrock',
+      'cohere',
+      'gemini',
       'llm-rx',
       'ollama',
       'openai-chat',

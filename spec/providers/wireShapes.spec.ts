@@ -69,7 +69,7 @@ describe('issue 13 wire shapes, exact and under any byte split', () => {
     ]);
   });
 
-  it('Gemini: whole tool calls without index, each with its own id, stay two calls', async () => {
+  it('Gemini: whole tool calls without index, each with its own id, stay two calls; the thought_signature is kept', async () => {
     const usage = { inputTokens: 58, outputTokens: 31, totalTokens: 89 };
     const weather = '{"city":"Paris"}';
     const time = '{"city":"Paris","zone":"CET"}';
@@ -85,6 +85,7 @@ describe('issue 13 wire shapes, exact and under any byte split', () => {
         name: 'get_weather',
         input: { city: 'Paris' },
         inputText: weather,
+        signature: 'CiQBVKhc7g==',
       },
       {
         type: 'tool-call',

@@ -1,4 +1,5 @@
 import type { ChannelName } from '../channels/presets';
+import { renderMarkdown } from '../render/renderMarkdown';
 import { isTerminal } from '../terminalEvents';
 import { CliUsageError } from './args';
 import { loadCapture } from './capture';
@@ -20,7 +21,7 @@ interface DemoRow {
 
 const SIDES: Array<{ channel: ChannelName; title: string }> = [
   { channel: 'web', title: 'web: deltas as they come, reasoning dimmed' },
-  { channel: 'telegram', title: 'telegram: blocks of 800-4096, no reasoning' },
+  { channel: 'telegram', title: 'telegram: blocks of 800-4096 as the chat shows them' },
 ];
 
 /** `llm-rx demo`: the shipped capture through two channels, side by side, as time passes. */
@@ -99,7 +100,9 @@ function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number, color: boole
     flushPending(atMs);
     if (event.type === 'block') {
       push(atMs, `▌ block ${event.seq} · ${event.text.length} chars · ${event.reason}`, 'bold');
-      for (const line of event.text.split('\n')) push(atMs, line, 'reset');
+      // What Telegram shows: the text its entities format, no markdown markers.
+      const shown = renderMarkdown(event.text, 'telegram').map((message) => message.plain);
+      for (const line of shown.join('\n').split('\n')) push(atMs, line, 'reset');
       continue;
     }
     const description = describeEvent(event);

@@ -1,6 +1,8 @@
 import { ProviderId } from '../events';
 import type { SseMessage } from '../source/fromSse';
+import { COHERE_EVENT_TYPES } from './cohereWire';
 import { isLlmRxMessage } from './llmRx';
+import { isRecord } from './wireSchema';
 
 /** Provider ids `streamEvents` accepts: the wire formats, plus `openrouter` for `openai-chat`. */
 export type ProviderName = ProviderId | 'openrouter';
@@ -15,6 +17,11 @@ export function wireFormatOf(provider: ProviderName): ProviderId {
   return provider === 'openrouter' ? 'openai-chat' : provider;
 }
 
+/** True when a Content-Type names the AWS event stream framing (Bedrock ConverseStream). */
+export function isEventStreamContentType(contentType: string | null | undefined): boolean {
+  return /^application\/vnd\.amazon\.eventstream\b/i.test(contentType?.trim() ?? '');
+}
+
 /** True when a Content-Type names newline-delimited JSON (Ollama's native API). */
 export function isNdjsonContentType(contentType: string | null | undefined): boolean {
   return /^application\/(x-)?ndjson\b/i.test(contentType?.trim() ?? '');
@@ -23,9 +30,11 @@ export function isNdjsonContentType(contentType: string | null | undefined): boo
 /**
  * Tells the wire format from one SSE message, or `undefined` when this message does not say.
  * The event name decides first (`message_start`, `content_block_*` → anthropic; `response.*`
- * → openai-responses), then the data's shape: a valid StreamEvent → llm-rx; a `type`
+ * → openai-responses; Cohere's `message-start`, `content-delta`, `tool-plan-delta`, … →
+ * cohere), then the data's shape: a valid StreamEvent → llm-rx; a `type`
  * of the same names, `object: "chat.completion.chunk"`, `choices`, a bare `{ error }`, or
- * `[DONE]` → openai-chat.
+ * `[DONE]` → openai-chat; `candidates`, `usageMetadata` or `promptFeedback` (Gemini's
+ * `GenerateContentResponse`), or Google's `{ error: { code, status } }` → gemini.
  */
 export function detectWireFormat(message: SseMessage): ProviderId | undefined {
   const byName = formatOfEventType(message.event);
@@ -54,6 +63,7 @@ export function detectWireFormat(message: SseMessage): ProviderId | undefined {
   if (record.object === 'chat.completion.chunk' || Array.isArray(record.choices)) {
     return 'openai-chat';
   }
+  if (isGeminiPayload(record)) return 'gemini';
   if ('error' in record) return 'openai-chat';
   return undefined;
 }
@@ -71,5 +81,17 @@ function formatOfEventType(type: string | undefined): ProviderId | undefined {
   if (type === undefined) return undefined;
   if (ANTHROPIC_EVENT_TYPES.has(type)) return 'anthropic';
   if (type.startsWith('response.')) return 'openai-responses';
+  if (type !== 'debug' && COHERE_EVENT_TYPES.has(type)) return 'cohere';
   return undefined;
+}
+
+/**
+ * Gemini's chunks have no `type` or `object`: `candidates`, `usageMetadata` or `promptFeedback`
+ * tell them. Its error object is Google's: a numeric `code` and an RPC `status` name.
+ */
+function isGeminiPayload(record: Record<string, unknown>): boolean {
+  if (Array.isArray(record.candidates)) return true;
+  if (isRecord(record.usageMetadata) || isRecord(record.promptFeedback)) return true;
+  const error = record.error;
+  return isRecord(error) && typeof error.code === 'number' && typeof error.status === 'string';
 }

@@ -12,6 +12,7 @@ import * as contentModule from './openaiChatContent';
 import type { ContentSink } from './openaiChatContent';
 import { completedWithoutFinish, usageOfChunk } from './openaiChatUsage';
 import { createToolCallAssembler } from './openaiChatToolCalls';
+import { createChatExtras, type ChatExtras } from './openaiChatExtras';
 import * as reasoningModule from './openaiChatReasoning';
 import { zodMessages } from '../internal/zodMessages';
 
@@ -55,12 +56,14 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
   let usage: UsageEvent | undefined;
   let reasoning: ReturnType<typeof createReasoningTracker>;
   let toolCalls: ReturnType<typeof createToolCallAssembler>;
+  let extras: ChatExtras;
 
   /** Starts the response on its first chunk; ids of everything after derive from its id. */
   function begin(chunk: ChunkType, emit: Emit) {
     baseId = chunk.id || 'response';
     reasoning = createReasoningTracker(baseId);
     toolCalls = createToolCallAssembler(baseId);
+    extras = createChatExtras(baseId);
     const start: StreamEvent = { type: 'response-start', provider: PROVIDER };
     if (chunk.id) start.id = chunk.id;
     if (chunk.model) start.model = chunk.model;
@@ -113,6 +116,7 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
         toolCalls.add(fragment, position, emit, () => reasoning.endAll(emit)),
       );
     }
+    if (delta.executed_tools) extras.executedTools(delta.executed_tools, emit);
   }
 
   function decodeFinish(raw: string, emit: Emit) {
@@ -153,6 +157,8 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
       if (choice.finish_reason) decodeFinish(choice.finish_reason, emit);
     }
     if (error) return fail(error as ChunkError, emit);
+    if (chunk.citations || chunk.search_results)
+      extras.citations(chunk.citations, chunk.search_results, emit);
     const next = usageOfChunk(chunk, usage);
     if (next) emit((usage = next));
   }
@@ -219,7 +225,12 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
  *   starts a new call. `tool-input-start` / `-delta` as they stream, one `tool-call` per call
  *   at finish (empty arguments → `{}`, invalid JSON → `input: null` + `error`).
  * - Usage from `chunk.usage`, Groq's `x_groq.usage` or the choice's `usage` (Moonshot): one
- *   `usage` event, not repeated when unchanged, and on `completed`.
+ *   `usage` event, not repeated when unchanged, and on `completed`. xAI's `cost_in_usd_ticks`
+ *   (1e-10 USD) is `cost` in USD when no `cost` is sent.
+ * - Gateways: Perplexity's `citations` / `search_results` → one `citation` per URL, once, `id`
+ *   its 1-based place; Groq compound's `executed_tools` → `tool-start` / `tool-end` with
+ *   `providerExecuted: true`; Gemini's `extra_content.google.thought_signature` → the
+ *   `tool-call`'s `signature`; Azure's filter chunks (empty `choices`) give nothing.
  * - A chunk's reasoning and text come before its `finish`; `finish` closes what is open.
  *   Content after it still arrives, as a new text part. A repeated finish emits nothing
  *   (a different reason: one `duplicate-event` warning); its usage is still reported.
@@ -230,7 +241,8 @@ export function createOpenAIChatDecoder(): WireDecoder<SseMessage> {
  *   `finish_reason: "error"` → one `failed` with the provider's code, message and
  *   `retryable`; pending tool calls are dropped, text already sent stays delivered.
  * - Unknown non-null delta fields → one `unknown-field` warning per name per stream; `role`,
- *   `obfuscation` and proxy bookkeeping are ignored quietly. Only choice 0 is decoded.
+ *   `obfuscation`, Groq's `channel` and proxy bookkeeping are ignored quietly. Only choice 0
+ *   is decoded.
  * - A payload that is not JSON or not a chunk throws `malformed-event`.
  *
  * @example

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { isRetryableHttpStatus } from '../errors';
 import type { FailedError, FinishReason } from '../events';
 import type { Emit, WarnOnce } from './decoder';
+import { ExecutedTool, SearchResult } from './openaiChatExtras';
 
 // The parts of an OpenAI-compatible `chat.completion.chunk` the decoder reads, and nothing
 // else: loose objects, so a server that adds fields never breaks decoding (the decoder reports
@@ -27,6 +28,10 @@ export const ToolCallFragment = z.looseObject({
   index: z.nullish(z.int()),
   id: text,
   function: z.nullish(z.looseObject({ name: text, arguments: text })),
+  // Gemini's OpenAI-compatible endpoint: the call's thought signature.
+  extra_content: z.nullish(
+    z.looseObject({ google: z.nullish(z.looseObject({ thought_signature: text })) }),
+  ),
 });
 export type ToolCallFragment = z.infer<typeof ToolCallFragment>;
 
@@ -50,6 +55,7 @@ export const ChunkDelta = z.looseObject({
   reasoning_text: text,
   reasoning_details: z.nullish(z.array(ReasoningDetail)),
   tool_calls: z.nullish(z.array(ToolCallFragment)),
+  executed_tools: z.nullish(z.array(ExecutedTool)),
 });
 export type ChunkDelta = z.infer<typeof ChunkDelta>;
 
@@ -62,12 +68,14 @@ export const DECODED_DELTA_FIELDS = new Set([
   'reasoning_text',
   'reasoning_details',
   'tool_calls',
+  'executed_tools',
 ]);
 
 /**
  * Delta fields that carry nothing for the user and are ignored quietly: `role` (always
  * assistant), `obfuscation` (OpenAI's padding against length side channels), `provider` /
- * `native_finish_reason` / `system_fingerprint` when a proxy puts them on the delta.
+ * `native_finish_reason` / `system_fingerprint` when a proxy puts them on the delta, Groq's
+ * `channel`.
  */
 export const QUIET_DELTA_FIELDS = new Set([
   'role',
@@ -75,6 +83,8 @@ export const QUIET_DELTA_FIELDS = new Set([
   'system_fingerprint',
   'native_finish_reason',
   'provider',
+  // Groq's label of gpt-oss output ("analysis", "final"); the text is in reasoning / content.
+  'channel',
 ]);
 
 export const ChunkUsage = z.looseObject({
@@ -84,6 +94,8 @@ export const ChunkUsage = z.looseObject({
   cost: count,
   prompt_cache_hit_tokens: count,
   cached_tokens: count,
+  // xAI: the cost in units of 1e-10 USD.
+  cost_in_usd_ticks: count,
   prompt_tokens_details: z.nullish(z.looseObject({ cached_tokens: count })),
   completion_tokens_details: z.nullish(z.looseObject({ reasoning_tokens: count })),
 });
@@ -136,6 +148,9 @@ export const Chunk = z.looseObject({
   // Groq reports usage in `x_groq.usage` of the final chunk.
   x_groq: z.nullish(z.looseObject({ usage: z.nullish(ChunkUsage) })),
   error: z.nullish(ChunkError),
+  // Perplexity: the URLs the answer cites, resent whole on every chunk, and their titles.
+  citations: z.nullish(z.array(z.string())),
+  search_results: z.nullish(z.array(SearchResult)),
 });
 export type Chunk = z.infer<typeof Chunk>;
 
@@ -209,7 +224,8 @@ export function readPlainDelta(value: unknown): ChunkDelta | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const chunk = value as Record<string, unknown>;
   if (chunk.error != null || chunk.usage != null || chunk.object === 'error') return undefined;
-  if (chunk.x_groq != null) return undefined;
+  if (chunk.x_groq != null || chunk.citations != null || chunk.search_results != null)
+    return undefined;
   const choices = chunk.choices;
   if (!Array.isArray(choices) || choices.length !== 1) return undefined;
   const choice = choices[0] as Record<string, unknown> | null;

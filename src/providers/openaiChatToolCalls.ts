@@ -13,6 +13,8 @@ interface PendingToolCall {
   started: boolean;
   /** True when `id` came from the wire (not derived from the response id). */
   hasWireId: boolean;
+  /** Gemini's `extra_content.google.thought_signature`, kept for the `tool-call`. */
+  signature?: string;
 }
 
 /** The tool calls of one openai-chat stream, merged by `index` and told apart by `id`. */
@@ -90,6 +92,8 @@ export function createToolCallAssembler(baseId: string) {
       const call = callFor(fragment, position);
       const name = fragment.function?.name;
       if (name && call.name === undefined) call.name = name;
+      const signature = fragment.extra_content?.google?.thought_signature;
+      if (signature) call.signature = signature;
       const args = fragment.function?.arguments ?? '';
       if (call.started) {
         if (args === '') return;
@@ -130,5 +134,6 @@ function finishedCall(call: PendingToolCall): ToolCallEvent {
     const missingName = `Tool call ${call.id}: the provider never sent the tool name.`;
     event.error = event.error ? `${missingName} ${event.error}` : missingName;
   }
+  if (call.signature) event.signature = call.signature;
   return event;
 }

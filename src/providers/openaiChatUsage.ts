@@ -34,6 +34,7 @@ export function usageEventOf(usage: ChunkUsage): UsageEvent {
   if (cached != null) event.cachedInputTokens = cached;
   if (usage.total_tokens != null) event.totalTokens = usage.total_tokens;
   if (usage.cost != null) event.cost = usage.cost;
+  else if (usage.cost_in_usd_ticks != null) event.cost = usage.cost_in_usd_ticks / 1e10;
   return event;
 }
 

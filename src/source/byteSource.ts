@@ -189,16 +189,56 @@ export function readText(
   signal: AbortSignal | undefined,
   handlers: { onText(text: string): void; onEnd(): void },
 ): TeardownLogic {
+  return readWith(input, subscriber, signal, (reader, isStopped) =>
+    pumpText(reader, {
+      onText: handlers.onText,
+      onEnd: handlers.onEnd,
+      onError: (error) => subscriber.error(error),
+      isStopped,
+    }),
+  );
+}
+
+/**
+ * {@link readText} for binary framings (the AWS event stream): the chunks as bytes, undecoded
+ * (a string chunk is encoded as UTF-8), with the same abort, error and teardown guarantees.
+ */
+export function readBytes(
+  input: ByteInput,
+  subscriber: Subscriber<unknown>,
+  signal: AbortSignal | undefined,
+  handlers: { onBytes(bytes: Uint8Array): void; onEnd(): void },
+): TeardownLogic {
+  return readWith(input, subscriber, signal, async (reader, isStopped) => {
+    const encoder = new TextEncoder();
+    try {
+      for (;;) {
+        const result = await reader.read();
+        if (isStopped()) return;
+        if (result.done) break;
+        const chunk = result.value;
+        const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+        if (bytes.length > 0) handlers.onBytes(bytes);
+        if (isStopped()) return;
+      }
+      handlers.onEnd();
+    } catch (error) {
+      if (!isStopped()) subscriber.error(readFailure(error, reader.fetched));
+    }
+  });
+}
+
+function readWith(
+  input: ByteInput,
+  subscriber: Subscriber<unknown>,
+  signal: AbortSignal | undefined,
+  pump: (reader: ChunkReader, isStopped: () => boolean) => Promise<void>,
+): TeardownLogic {
   const onAbort = () => subscriber.error(abortError(signal?.reason));
   if (signal?.aborted) return onAbort();
   const reader = openChunkReader(input);
   signal?.addEventListener('abort', onAbort, { once: true });
-  void pumpText(reader, {
-    onText: handlers.onText,
-    onEnd: handlers.onEnd,
-    onError: (error) => subscriber.error(error),
-    isStopped: () => subscriber.closed,
-  });
+  void pump(reader, () => subscriber.closed);
   return () => {
     signal?.removeEventListener('abort', onAbort);
     reader.cancel();
