@@ -174,7 +174,8 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
           if (!body.recipient_user_id) return fail('missing_recipient_user_id');
         }
         if (tooLong(body.markdown_text, STREAM_CHARS)) return fail('msg_too_long');
-        if (bytes(body.markdown_text) > streamByteCap) return fail(streamCapAnswer);
+        // A new stream has no streaming state to lose: its too-long start is msg_too_long.
+        if (bytes(body.markdown_text) > streamByteCap) return fail('msg_too_long');
         const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
         const message: FakeSlackMessage = {
           ts: newTs(),

@@ -16,7 +16,7 @@ const STREAM_CLOSED = new Set(['message_not_in_streaming_state', 'msg_too_long']
  * before a stream passes `maxStreamMs`, `streamChars` or `streamBytes` (each with a
  * `slack-stream-rotated` warning), or once Slack closed it (`message_not_in_streaming_state`:
  * `slack-stream-expired`; `msg_too_long`: `slack-stream-too-long`, and the byte budget shrinks
- * to what that stream held). A refused request changed nothing, so its text is the next
+ * below what Slack refused). A refused request changed nothing, so its text is the next
  * message's start: nothing lost, nothing shown twice.
  */
 export async function streamSuffix(
@@ -57,6 +57,8 @@ export async function streamSuffix(
       rest = after;
       continue;
     }
+    // The markdown of the request in flight, for what a msg_too_long tells of Slack's cap.
+    let pending = '';
     try {
       if (settings.now() - part.startedAt >= maxStreamMs) {
         await stopStream(api, part, '');
@@ -71,6 +73,7 @@ export async function streamSuffix(
         streamChars - part.markdown.length,
         budget.bytes - utf8Length(part.markdown),
       );
+      pending = chunk;
       if (after !== '' || final) {
         // The stream is full (or the text is final): stop it with what still fits.
         await stopStream(api, part, chunk);
@@ -92,7 +95,11 @@ export async function streamSuffix(
       // Slack ended this stream: it shows what it confirmed; the rest starts a new message.
       part.state = 'stopped';
       if (code === 'msg_too_long') {
-        budget.bytes = Math.max(1, Math.min(budget.bytes, utf8Length(part.markdown)));
+        // Slack's cap lies between what the stream held and that plus the refused request.
+        const held = utf8Length(part.markdown);
+        const refused = utf8Length(pending);
+        const guess = held >= refused ? held : Math.floor((held + refused) / 2);
+        budget.bytes = Math.max(1, Math.min(budget.bytes, guess));
         warnTooLong(call, budget.bytes);
       } else
         call.warn(

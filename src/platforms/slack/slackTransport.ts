@@ -119,7 +119,7 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  *   the same thread (`slack-stream-rotated`). A stream Slack closed anyway keeps what it showed
  *   and the text it did not confirm starts the next one (`slack-stream-expired` for
  *   `message_not_in_streaming_state`; `slack-stream-too-long` for `msg_too_long`, which lowers
- *   the byte budget to what that stream held). Requests carry `markdown_text`, never `chunks`.
+ *   the byte budget below what Slack refused). Requests carry `markdown_text`, never `chunks`.
  * - A text that does not extend what was streamed (streams cannot take text back): the stream
  *   is stopped and that message is rewritten with `chat.update` from then on, each Slack
  *   message keeping its share (a share left empty is deleted): nothing lost, nothing twice.
