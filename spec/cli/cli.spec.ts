@@ -275,6 +275,23 @@ describe('llm-rx commands', () => {
   });
 });
 
+describe('demo: the same answer cut mid-stream', () => {
+  it('ends with the text that arrived, the cut notice in the chat, and a failed answer report', async () => {
+    const run = await runCliInProcess(['demo', '--speed', '0']);
+    const cut = run.stdout.slice(run.stdout.indexOf('The same answer cut after 99 of 249'));
+    expect(cut).toMatch(/^The same answer cut after 99 of 249 wire messages/);
+    expect(cut).toContain('▌ telegram message 1\nSearch as you type, without flooding the API\n');
+    // What Telegram shows: no markdown markers, and the last line the notice.
+    expect(cut).not.toContain('```');
+    expect(cut).toContain(
+      "distinctUntilChanged, map, switchMap } from 'rxjs';\n\n⚠️ The answer was cut off.\n",
+    );
+    expect(cut).toContain(
+      'answer report: {"outcome":"failed","reason":"stream-closed","messages":1,"delivered":true}',
+    );
+  });
+});
+
 describe('llm-rx as a process (tsx src/cli/main.ts)', () => {
   const tsx = join(root, 'node_modules', '.bin', 'tsx');
   const main = join(root, 'src', 'cli', 'main.ts');

@@ -2,10 +2,11 @@ import type { ChannelName } from '../channels/presets';
 import { renderMarkdown } from '../render/renderMarkdown';
 import { isTerminal } from '../terminalEvents';
 import { CliUsageError } from './args';
-import { loadCapture } from './capture';
+import { loadCapture, type Capture } from './capture';
 import { describeEvent, formatTime, paint, type CliOutput, type Style } from './render';
 import { channelTimeline } from './channelTimeline';
 import { decodeCapture, playTimeline, type TimedEvent } from './decode';
+import { deliverCutStream } from './demoCutStream';
 import { findPackageFile } from './packageFiles';
 
 /** The capture `llm-rx demo` replays, shipped in the package's `fixtures/demo/`. */
@@ -49,10 +50,30 @@ export async function demoCommand(options: { speed: number }, output: CliOutput)
     const right = side === 1 ? paint(output, style, text) : '';
     output.write(`${shownTime} │ ${left} │ ${right}\n`);
   });
+  await showCutStream(capture, output);
   output.write(
     paint(output, 'dim', 'Replay any capture: llm-rx replay <file.sse> --channel telegram\n'),
   );
   return 0;
+}
+
+/** The same capture cut mid-answer: what the Telegram chat ends with, notice included. */
+async function showCutStream(capture: Capture, output: CliOutput): Promise<void> {
+  const cut = await deliverCutStream(capture);
+  output.write(
+    `\n${paint(output, 'bold', `The same answer cut after ${cut.kept} of ${cut.of} wire messages (the connection dropped):`)}\n`,
+  );
+  for (const [index, text] of cut.messages.entries()) {
+    output.write(`${paint(output, 'bold', `▌ telegram message ${index + 1}`)}\n${text}\n`);
+  }
+  const { outcome, reason, messages, delivered } = cut.answer;
+  output.write(
+    paint(
+      output,
+      'dim',
+      `answer report: ${JSON.stringify({ outcome, reason, messages, delivered })}\n`,
+    ) + '\n',
+  );
 }
 
 /** Marks reasoning rows when colours are off (a pipe, a file): dimming is not there to see. */

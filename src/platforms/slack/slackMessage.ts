@@ -6,6 +6,7 @@ import { renderMarkdown } from '../../render/renderMarkdown';
 import type { TransportCall } from '../../delivery/types';
 import { callSlack, slackErrorOf, type SlackApiSettings, type SlackMethod } from './slackWebApi';
 import { stopStream, streamSuffix, tsOf } from './slackStream';
+import { newTasks, type TaskChunk } from './slackTasks';
 
 /**
  * One Slack message holding a piece of a chat message. `streaming`: a live stream; `stopped`: a
@@ -34,6 +35,8 @@ export interface SlackMessageState {
   ts: string;
   mode: 'stream' | 'update';
   parts: SlackPart[];
+  /** The status of each tool already shown as a `task_update` chunk, by tool id. */
+  tasks?: Record<string, TaskChunk['status']>;
 }
 
 /** What a Slack message engine needs from its transport. */
@@ -85,7 +88,7 @@ export async function applyText(
     }
     try {
       const suffix = edit.text.slice(streamed.length);
-      return await streamSuffix(settings, api, ref, suffix, final, call);
+      return await streamSuffix(settings, api, ref, suffix, final, call, newTasks(ref, edit));
     } catch (error) {
       const code = slackErrorOf(error);
       if (code === 'missing_recipient_team_id' || code === 'missing_recipient_user_id') {
@@ -115,6 +118,8 @@ async function updateParts(
   const { text } = edit;
   const mrkdwn = settings.format === 'slack';
   const write = (markdown: string) => writeFor(settings.format, markdown, edit);
+  // Nothing to post yet (tool progress before any text shows nothing in update mode).
+  if (ref.parts.length === 0 && text.trim() === '') return;
   // A part deleted by an earlier call that failed later on is gone: it takes no share.
   ref.parts = ref.parts.filter((part) => !isDeleted(part));
   let offset = 0;

@@ -4,6 +4,7 @@
 import { DeliveryError } from '../../delivery/errors';
 import type { TransportCall } from '../../delivery/types';
 import { slackErrorOf, type callSlack, type SlackMethod } from './slackWebApi';
+import { streamContent, type TaskChunk } from './slackTasks';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessage';
 
 type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType<typeof callSlack>;
@@ -26,16 +27,24 @@ export async function streamSuffix(
   suffix: string,
   final: boolean,
   call: TransportCall,
+  pendingTasks: TaskChunk[] = [],
 ): Promise<void> {
   const { streamChars, maxStreamMs } = settings;
   let rest = suffix;
+  let tasks = pendingTasks;
+  /** The tasks went out with the request just made: later requests carry none. */
+  const tasksShown = () => {
+    ref.tasks ??= {};
+    for (const task of tasks) ref.tasks[task.id] = task.status;
+    tasks = [];
+  };
   // Each round shortens `rest`, stops or loses a stream (the next round starts one that takes
   // text), or halves the byte budget: bounded.
   for (let round = 0; round < 3 * suffix.length + 64; round++) {
     const part = ref.parts.at(-1);
     const budget = settings.streamBytes;
     if (!part || part.state !== 'streaming') {
-      if (rest === '') return;
+      if (rest === '' && (tasks.length === 0 || final)) return;
       const [chunk, after] = cutToFit(rest, streamChars, budget.bytes);
       const startedAt = settings.now();
       try {
@@ -43,8 +52,9 @@ export async function streamSuffix(
           thread_ts: settings.threadTs,
           recipient_user_id: settings.recipientUserId,
           recipient_team_id: settings.recipientTeamId,
-          markdown_text: chunk,
+          ...streamContent(chunk, tasks),
         });
+        tasksShown();
         ref.ts = tsOf(answer);
       } catch (error) {
         if (slackErrorOf(error) !== 'msg_too_long' || utf8Length(chunk) < 2) throw error;
@@ -76,7 +86,8 @@ export async function streamSuffix(
       pending = chunk;
       if (after !== '' || final) {
         // The stream is full (or the text is final): stop it with what still fits.
-        await stopStream(api, part, chunk);
+        await stopStream(api, part, chunk, tasks);
+        tasksShown();
         rest = after;
         if (after !== '')
           call.warn(
@@ -85,8 +96,9 @@ export async function streamSuffix(
           );
         continue;
       }
-      if (chunk === '') return;
-      await api('chat.appendStream', { ts: part.ts, markdown_text: chunk });
+      if (chunk === '' && tasks.length === 0) return;
+      await api('chat.appendStream', { ts: part.ts, ...streamContent(chunk, tasks) });
+      tasksShown();
       part.markdown += chunk;
       return;
     } catch (error) {
@@ -118,8 +130,13 @@ const warnTooLong = (call: TransportCall, bytes: number) =>
   );
 
 /** Stops `part`'s stream, with `chunk` as its last text. */
-export async function stopStream(api: Api, part: SlackPart, chunk: string): Promise<void> {
-  await api('chat.stopStream', { ts: part.ts, ...(chunk === '' ? {} : { markdown_text: chunk }) });
+export async function stopStream(
+  api: Api,
+  part: SlackPart,
+  chunk: string,
+  tasks: TaskChunk[] = [],
+): Promise<void> {
+  await api('chat.stopStream', { ts: part.ts, ...streamContent(chunk, tasks) });
   part.markdown += chunk;
   part.state = 'stopped';
 }
