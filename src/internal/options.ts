@@ -29,3 +29,16 @@ export const durationOption = z.number().check(z.nonnegative());
 
 /** Every options object goes through it (see parseOptions.ts). */
 export { parseOptions } from './parseOptions';
+
+/** A `fetch` option: the function to make HTTP requests with (the global `fetch` when absent). */
+export const fetchOption = z.optional(
+  z.custom<typeof fetch>((value) => typeof value === 'function', {
+    message: 'expected a fetch function',
+  }),
+);
+
+/** The check of an options object that takes a `token` or a `getToken`: exactly one of them. */
+export const oneTokenSource = z.refine<{ token?: unknown; getToken?: unknown }>(
+  (value) => (value.token === undefined) !== (value.getToken === undefined),
+  { message: 'give exactly one of token and getToken' },
+);
