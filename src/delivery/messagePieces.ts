@@ -39,33 +39,32 @@ export function messagePieces(edit: MessageEdit, options: MessagePiecesOptions):
   return rendered.text.length <= maxChars ? [rendered.text] : splitToFit(rendered.text, maxChars);
 }
 
-/** What {@link createPartedSend}'s send needs for one message. */
-export interface PartedSend<Ref> {
-  /** The strings that show the message ({@link messagePieces}). */
-  pieces: string[];
-  /** A ref of no parts yet. */
-  empty(): Ref;
-  /** Brings the parts of `ref` to `pieces` (posting the missing ones, adding each to `ref`). */
-  show(ref: Ref, pieces: string[]): Promise<unknown>;
-}
-
 /**
- * The `send` of a transport that posts a message as several parts: a retry of a send that
- * failed after posting some parts (attempt 2 and later) goes on from them instead of posting
- * them again. A message with nothing visible is a permanent {@link DeliveryError}.
+ * The `send` of a transport that posts a message as several parts: `show(ref, pieces)` brings
+ * the parts of `ref` to `pieces` (posting the missing ones, adding each to `ref`, which starts
+ * as `empty()`). A retry of a send that failed after posting some parts (attempt 2 and later)
+ * goes on from them instead of posting them again. A message with nothing visible is a
+ * permanent {@link DeliveryError}.
  */
-export function createPartedSend<Ref>(transport: string) {
+export function createPartedSend<Ref>(transport: string, empty: () => Ref) {
   const unfinished = new Map<number, Ref>();
-  return async (edit: MessageEdit, attempt: number, send: PartedSend<Ref>): Promise<Ref> => {
-    if (send.pieces.length === 0) {
+  return async (
+    edit: MessageEdit,
+    attempt: number,
+    pieces: string[],
+    show: (ref: Ref, pieces: string[]) => Promise<unknown>,
+  ): Promise<Ref> => {
+    if (pieces.length === 0) {
       throw new DeliveryError(
         `${transport}: message ${edit.message} has no visible text to send.`,
-        { permanent: true },
+        {
+          permanent: true,
+        },
       );
     }
-    const ref = (attempt > 1 ? unfinished.get(edit.message) : undefined) ?? send.empty();
+    const ref = (attempt > 1 ? unfinished.get(edit.message) : undefined) ?? empty();
     unfinished.set(edit.message, ref);
-    await send.show(ref, send.pieces);
+    await show(ref, pieces);
     unfinished.delete(edit.message);
     return ref;
   };

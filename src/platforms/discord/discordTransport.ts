@@ -95,7 +95,10 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
   const fetchFn = rest.fetch ?? globalThis.fetch;
   const base = `${apiBase.replace(/\/+$/, '')}/channels/${encodeURIComponent(channelId)}/messages`;
   const limits = createDiscordRateLimits();
-  const sendInParts = createPartedSend<DiscordMessageRef>('discordTransport');
+  const sendInParts = createPartedSend<DiscordMessageRef>('discordTransport', () => ({
+    ids: [],
+    contents: [],
+  }));
 
   const request = async (
     method: 'POST' | 'PATCH' | 'DELETE',
@@ -177,11 +180,9 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
   return {
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
     send: (edit, context) =>
-      sendInParts(edit, context.attempt, {
-        pieces: discordPieces(edit),
-        empty: () => ({ ids: [], contents: [] }),
-        show: (ref, pieces) => show(ref, pieces, context),
-      }),
+      sendInParts(edit, context.attempt, discordPieces(edit), (ref, pieces) =>
+        show(ref, pieces, context),
+      ),
     edit: update,
     finish: update,
   };

@@ -110,7 +110,10 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
   const createUrl =
     `${base}/v1/${space}/messages` +
     (settings.thread ? '?messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD' : '');
-  const sendInParts = createPartedSend<GoogleChatMessageRef>('googleChatTransport');
+  const sendInParts = createPartedSend<GoogleChatMessageRef>('googleChatTransport', () => ({
+    names: [],
+    texts: [],
+  }));
 
   const create = async (text: string, context: TransportCall): Promise<string> => {
     const payload = settings.thread ? { text, thread: { name: settings.thread } } : { text };
@@ -156,11 +159,9 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
     maxMessageChars: GOOGLE_CHAT_MAX_MESSAGE_CHARS,
     minIntervalMs: settings.minIntervalMs,
     send: (edit, context) =>
-      sendInParts(edit, context.attempt, {
-        pieces: piecesOf(edit),
-        empty: () => ({ names: [], texts: [] }),
-        show: (ref, pieces) => show(ref, pieces, context),
-      }),
+      sendInParts(edit, context.attempt, piecesOf(edit), (ref, pieces) =>
+        show(ref, pieces, context),
+      ),
     edit: update,
     finish: update,
   };
