@@ -48,11 +48,12 @@ export function createWhatsAppApi({ token, url, fetch, pairRateMs }: WhatsAppApi
     const parsed = GraphError.safeParse(answer.body);
     const error = parsed.success ? parsed.data.error : undefined;
     const code = error?.code;
-    const detail = error?.error_data?.details ?? error?.message;
+    const details = error?.error_data?.details;
+    const said = [error?.message, details].filter((part) => part !== undefined).join(': ');
     const what_ =
       error === undefined
         ? 'an answer that is not the Graph API'
-        : `${detail ?? 'error'}${code === undefined ? '' : ` (code ${code})`}`;
+        : `${said || 'error'}${code === undefined ? '' : ` (code ${code})`}`;
     const message = scrub(`${label}: ${status} ${what_}`, token);
     const headerMs = retryAfterHeaderMs(answer.headers);
     if (code !== undefined && THROUGHPUT_CODES.has(code)) {
