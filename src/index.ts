@@ -83,6 +83,8 @@ export { normalizeReasoning } from './operators/normalizeReasoning';
 export type { NormalizeReasoningOptions } from './operators/normalizeReasoning';
 export { sortByIndex } from './operators/sortByIndex';
 export type { SortByIndexOptions } from './operators/sortByIndex';
+export { partialToolInput } from './operators/partialToolInput';
+export type { PartialToolInputOptions } from './operators/partialToolInput';
 export { monotonicText } from './operators/monotonicText';
 export { suppressSilent } from './operators/suppressSilent';
 export type { SuppressSilentOptions } from './operators/suppressSilent';
@@ -103,6 +105,10 @@ export type {
   ChunkBlock,
 } from './chunking/blockChunker';
 
+// Partial JSON: the incremental parser behind partialToolInput (pure, no RxJS)
+export { createPartialJsonParser } from './json/partialJson';
+export type { PartialJsonError, PartialJsonParser } from './json/partialJson';
+
 // Channels
 export { channel } from './channels/channel';
 export type { ChannelOverrides } from './channels/channel';
@@ -111,7 +117,13 @@ export type { ChannelName, ChannelPreset } from './channels/presets';
 export { platformLimits } from './platforms';
 export type { PlatformLimit, PlatformName } from './platforms';
 export { toMessageEdits } from './channels/toMessageEdits';
-export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
+export type {
+  MessageEdit,
+  MessageEnd,
+  MessageStep,
+  ToMessageEditsOptions,
+} from './channels/toMessageEdits';
+export { isMessageEdit } from './channels/messageEditPlanner';
 
 // Turns
 export { collectTurn } from './turn/collectTurn';
@@ -171,17 +183,29 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 // Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
+export { defaultNotice } from './delivery/answerOutcome';
+export type { NoticeText } from './delivery/answerOutcome';
 export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
 export { telegramTransport } from './platforms/telegram/telegramTransport';
+export { createTelegramBot } from './platforms/telegram/telegramBot';
+export type {
+  TelegramBot,
+  TelegramBotOptions,
+  TelegramBotTransportOptions,
+} from './platforms/telegram/telegramBot';
+export { createCallBudget, createCallGate } from './delivery/callBudget';
+export type { CallBudget, CallGate } from './delivery/callBudget';
 export type {
   TelegramRef,
   TelegramTransport,
   TelegramTransportOptions,
 } from './platforms/telegram/telegramTransport';
+export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
 export type {
   DiscordMessageRef,
@@ -196,6 +220,8 @@ export type {
   TeamsTransportOptions,
 } from './platforms/teams/teamsTransport';
 export type {
+  AnswerOutcome,
+  AnswerReport,
   DeliveryFailedReport,
   DeliveryLedger,
   DeliveryReport,

@@ -4,6 +4,7 @@ import { parseOptions } from '../../internal/options';
 import { discordLimits } from './limits';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
+import { withStatusLine } from '../../delivery/statusLine';
 import { postJson, scrub } from '../../delivery/httpCall';
 import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
@@ -176,14 +177,16 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     const pieces = discordPieces(edit);
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
+  // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
+  const preview = (edit: MessageEdit) => withStatusLine(edit, DISCORD_MAX_MESSAGE_CHARS);
 
   return {
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
     send: (edit, context) =>
-      sendInParts(edit, context.attempt, discordPieces(edit), (ref, pieces) =>
+      sendInParts(edit, context.attempt, discordPieces(preview(edit)), (ref, pieces) =>
         show(ref, pieces, context),
       ),
-    edit: update,
+    edit: (ref, edit, context) => update(ref, preview(edit), context),
     finish: update,
   };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
+import { statusLineOf } from '../../delivery/statusLine';
 import { cutChunks, TEAMS_MAX_MESSAGE_CHARS } from './teamsActivities';
 import { createTeamsConnector } from './teamsConnector';
 import { createTeamsParts, type TeamsMessagePart } from './teamsParts';
@@ -121,7 +122,17 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
   });
   const unfinishedSends = new Map<number, TeamsMessageRef>();
 
-  const { open, change, close } = createTeamsParts(connector, streams);
+  const { open, change, close, inform } = createTeamsParts(connector, streams);
+
+  /** Tool activity before any text: an informative update (the answer's text shows none). */
+  const informOf = async (ref: TeamsMessageRef, edit: MessageEdit, context: TransportCall) => {
+    const part = ref.parts.at(-1);
+    const shown = await inform(part, statusLineOf(edit.progress, false, false), context);
+    if (shown && !part) ref.parts.push(shown);
+    return ref;
+  };
+  const isStatusOnly = (edit: MessageEdit) =>
+    edit.text.trim() === '' && statusLineOf(edit.progress, false, false) !== '';
 
   /** Brings `ref`'s Teams messages to the message's whole `text`. */
   const show = async (
@@ -169,6 +180,7 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
     minIntervalMs,
     maxMessageChars: TEAMS_MAX_MESSAGE_CHARS,
     async send(edit, context) {
+      if (isStatusOnly(edit)) return informOf({ parts: [], openAt: 0 }, edit, context);
       if (edit.text.trim() === '') {
         throw new DeliveryError(`teamsTransport: message ${edit.message} has no text to send.`, {
           permanent: true,
@@ -181,7 +193,8 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
       unfinishedSends.delete(edit.message);
       return ref;
     },
-    edit: (ref, edit, context) => show(ref, edit.text, context, false),
+    edit: (ref, edit, context) =>
+      isStatusOnly(edit) ? informOf(ref, edit, context) : show(ref, edit.text, context, false),
     finish: (ref, edit, context) => show(ref, edit.text, context, true),
   };
 }
