@@ -182,7 +182,7 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
 
   return {
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
-    send: (edit, context) =>
+    send: async (edit, context) =>
       sendInParts(edit, context.attempt, discordPieces(preview(edit)), (ref, pieces) =>
         show(ref, pieces, context),
       ),

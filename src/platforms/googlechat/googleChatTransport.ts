@@ -158,7 +158,7 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
   return {
     maxMessageChars: GOOGLE_CHAT_MAX_MESSAGE_CHARS,
     minIntervalMs: settings.minIntervalMs,
-    send: (edit, context) =>
+    send: async (edit, context) =>
       sendInParts(edit, context.attempt, piecesOf(edit), (ref, pieces) =>
         show(ref, pieces, context),
       ),
