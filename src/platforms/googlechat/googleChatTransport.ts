@@ -106,6 +106,7 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
     getToken: settings.getToken ?? (() => fixedToken ?? ''),
     fetch: settings.fetch ?? globalThis.fetch,
     firstBackoffMs: settings.rateLimitBackoffMs,
+    minIntervalMs: settings.minIntervalMs,
   });
   const createUrl =
     `${base}/v1/${space}/messages` +
