@@ -18,10 +18,10 @@ const token = 'EAAG-PIPELINE-WHATSAPP-SECRET';
 const phoneNumberId = '106540352242922';
 const inbound = 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA';
 const user = '16505551234';
-const longAnswer = readFileSync(
-  join(__dirname, '../../../fixtures/openai-chat/long-markdown-chat-answer.sse'),
-  'utf8',
-);
+const fixture = (name: string) =>
+  readFileSync(join(__dirname, '../../../fixtures/openai-chat', name), 'utf8');
+const longAnswer = fixture('long-markdown-chat-answer.sse');
+const cutAnswer = fixture('long-markdown-chat-answer-cut.sse');
 
 /** streamEvents → channel('whatsapp') → toMessageEdits → deliver(whatsappTransport). */
 async function deliverToWhatsApp(
@@ -99,8 +99,23 @@ describe('whatsappTransport against the fake Cloud API, a long answer', () => {
     expect(reports.filter((r) => r.type === 'finished').map((r) => r.message)).toEqual(
       bodies.map((_, i) => i),
     );
+    expect(reports.at(-1)).toEqual({
+      type: 'answer',
+      outcome: 'completed',
+      messages: bodies.length,
+      delivered: true,
+    });
     expect(reports.filter((r) => r.type === 'delivery-failed')).toEqual([]);
     expect(api.counts.rejected).toBe(0);
+  });
+
+  it('a cut stream ends with the notice in the last part and an answer report that says so', async () => {
+    api = await startFakeWhatsAppApi({ token, phoneNumberId, inbound: [inbound] });
+    const { reports, transport } = await deliverToWhatsApp(cutAnswer, api);
+    expect(api.messages.at(-1)!.body.endsWith('⚠️ The answer was cut off.')).toBe(true);
+    expect(api.messages.map((m) => m.body).join('\n')).toContain('Step 1: stage 1');
+    expect(reports.at(-1)).toMatchObject({ type: 'answer', outcome: 'failed', delivered: true });
+    expect(transport.typingPending).toBe(0);
   });
 
   it('honours the pair rate (131056): waits pairRateMs and sends every part, none twice', async () => {
@@ -139,8 +154,10 @@ describe('whatsappTransport against the fake Cloud API, a long answer', () => {
     api = await startFakeWhatsAppApi({ token: 'another', phoneNumberId, inbound: [inbound] });
     const { reports } = await deliverToWhatsApp(longAnswer, api);
     const failed = reports.filter((r) => r.type === 'delivery-failed');
-    expect(failed.length).toBeGreaterThanOrEqual(1);
-    expect(failed.every((r) => r.attempts === 1 && r.op === 'finish')).toBe(true);
+    expect(failed.map((r) => [r.message, r.op, r.attempts, r.error.status])).toEqual([
+      [0, 'finish', 1, 401],
+    ]);
+    expect(reports.at(-1)).toMatchObject({ type: 'answer', delivered: false });
     expect(failed[0].error.message).toContain('401 Invalid OAuth access token');
     expect(failed[0].error.message).toContain('(code 190)');
     expect(JSON.stringify(reports)).not.toContain(token);
