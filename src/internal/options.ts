@@ -37,8 +37,20 @@ export const fetchOption = z.optional(
   }),
 );
 
+/**
+ * The check of an options object that takes one of two keys (`token` or `client`, `token` or
+ * `getToken`): exactly one of them, else `message` (reported at `first`).
+ */
+export function exactlyOneOf(first: string, second: string, message: string) {
+  return z.refine<Record<string, unknown>>(
+    (value) => (value[first] === undefined) !== (value[second] === undefined),
+    { message, path: [first] },
+  );
+}
+
 /** The check of an options object that takes a `token` or a `getToken`: exactly one of them. */
-export const oneTokenSource = z.refine<{ token?: unknown; getToken?: unknown }>(
-  (value) => (value.token === undefined) !== (value.getToken === undefined),
-  { message: 'give exactly one of token and getToken' },
+export const oneTokenSource = exactlyOneOf(
+  'token',
+  'getToken',
+  'give exactly one of token and getToken',
 );

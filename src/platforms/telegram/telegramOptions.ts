@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { schedulerOption } from '../../internal/options';
+import { exactlyOneOf, fetchOption, schedulerOption } from '../../internal/options';
 import type { TelegramFormat } from './telegramContent';
 import { isTelegramClient, type TelegramClient } from './telegramClient';
 
@@ -78,7 +78,7 @@ export const TelegramTransportOptions = z
     format: z._default(z.enum(['telegram', 'telegram-html', 'telegram-rich']), 'telegram'),
     draftRefreshMs: z._default(z.number().check(z.positive()), 20_000),
     apiBase: z._default(z.url(), 'https://api.telegram.org'),
-    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+    fetch: fetchOption,
     minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
     chatType: z.optional(z.enum(['private', 'group', 'supergroup', 'channel'])),
     groupMaxCalls: z._default(z.int().check(z.positive()), 20),
@@ -86,8 +86,9 @@ export const TelegramTransportOptions = z
     scheduler: schedulerOption,
   })
   .check(
-    z.refine((options) => (options.token === undefined) !== (options.client === undefined), {
-      message: 'give either token or client (a bot API client), not both and not neither',
-      path: ['token'],
-    }),
+    exactlyOneOf(
+      'token',
+      'client',
+      'give either token or client (a bot API client), not both and not neither',
+    ),
   );
