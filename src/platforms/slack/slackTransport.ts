@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { LlmRxError } from '../../errors';
-import { exactlyOneOf, fetchOption, parseOptions, schedulerOption } from '../../internal/options';
+import { parseOptions, schedulerOption, tokenOrClient } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
 import { refOf, restoredState, type SlackRef } from './slackRef';
@@ -81,17 +81,11 @@ const SlackTransportOptions = z
     maxStreamBytes: z._default(z.number().check(z.int(), z.minimum(4)), 9000),
     format: z._default(z.enum(['slack', 'plain']), 'slack'),
     apiBase: z._default(z.url(), 'https://slack.com'),
-    fetch: fetchOption,
+    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
     minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
     scheduler: schedulerOption,
   })
-  .check(
-    exactlyOneOf(
-      'token',
-      'client',
-      'give either token or client (a Web API client), not both and not neither',
-    ),
-  );
+  .check(tokenOrClient('a Web API client'));
 
 /**
  * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes

@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { exactlyOneOf, fetchOption, schedulerOption } from '../../internal/options';
+import { schedulerOption, tokenOrClient } from '../../internal/options';
 import type { TelegramFormat } from './telegramContent';
 import { isTelegramClient, type TelegramClient } from './telegramClient';
 
@@ -78,17 +78,11 @@ export const TelegramTransportOptions = z
     format: z._default(z.enum(['telegram', 'telegram-html', 'telegram-rich']), 'telegram'),
     draftRefreshMs: z._default(z.number().check(z.positive()), 20_000),
     apiBase: z._default(z.url(), 'https://api.telegram.org'),
-    fetch: fetchOption,
+    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
     minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
     chatType: z.optional(z.enum(['private', 'group', 'supergroup', 'channel'])),
     groupMaxCalls: z._default(z.int().check(z.positive()), 20),
     groupWindowMs: z._default(z.number().check(z.nonnegative()), 60_000),
     scheduler: schedulerOption,
   })
-  .check(
-    exactlyOneOf(
-      'token',
-      'client',
-      'give either token or client (a bot API client), not both and not neither',
-    ),
-  );
+  .check(tokenOrClient('a bot API client'));
