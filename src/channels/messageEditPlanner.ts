@@ -2,6 +2,8 @@ import { cutsSurrogatePair } from '../text/surrogates';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
 import type { BlockOrigin } from '../chunking/blockOrigin';
+import { MIN_MAX_CHARS } from '../chunking/chunkingOptions';
+import { cutMessage } from '../chunking/messageCut';
 import type { TerminalEvent } from '../events';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
 export interface MessageEdit {
@@ -127,35 +129,86 @@ export function createMessageEditPlanner({
   if (render) return createRenderedEditPlanner({ maxMessageChars, separator, render });
   let message = -1;
   let open: OpenMessage | undefined;
+  // What message `message` shows so far; undefined until it is sent.
+  let shownText: string | undefined;
 
-  const send = (pieceText: string): MessageEdit => {
+  const show = (edits: MessageEdit[], text: string) => {
+    if (text === shownText) return;
+    edits.push({ op: shownText === undefined ? 'send' : 'edit', message, text });
+    shownText = text;
+  };
+  const next = (model: string, closer: string) => {
     message++;
-    open = { model: pieceText, text: pieceText, closer: '' };
-    return { op: 'send', message, text: pieceText };
+    shownText = undefined;
+    // Untrimmed, as a block without origin leaves it: the next such block joins right after.
+    open = { model, text: closer ? model.trimEnd() : model, closer };
   };
   const close = (): MessageEdit[] => {
     if (!open?.closer) return [];
     open = { ...open, text: finalText(open), closer: '' };
-    return [{ op: 'edit', message, text: open.text }];
+    const edits: MessageEdit[] = [];
+    show(edits, open.text);
+    return edits;
+  };
+  /** Shows `open`, first trimming every message that passes the limit back to its cut. */
+  const settle = (current: OpenMessage): MessageEdit[] => {
+    const edits: MessageEdit[] = [];
+    open = current;
+    // Each round sends at least one character on, so the loop ends.
+    // (Whitespace at the end does not count: it is shown once the next text follows it.)
+    const passes = () => finalText(open!).trimEnd().length > maxMessageChars;
+    for (let round = 0; passes() && round < 1e6; round++) {
+      const cut =
+        cutMessage(open.model, maxMessageChars) ??
+        cutMessage(open.model, maxMessageChars - open.closer.length);
+      if (!cut) break;
+      show(edits, cut.text);
+      next(cut.rest, open.closer);
+    }
+    if (passes()) return [...edits, ...splitOpen()];
+    show(edits, open.text.length > maxMessageChars ? open.text.trimEnd() : open.text);
+    return edits;
+  };
+  /**
+   * Below the chunker's smallest limit (16) no cut is taken: a block that does not fit starts
+   * the next message, split at whitespace when it alone is too long.
+   */
+  const splitOpen = (): MessageEdit[] => {
+    const edits: MessageEdit[] = [];
+    const pieces = splitToFit(finalText(open!), maxMessageChars);
+    pieces.forEach((piece, index) => {
+      if (index > 0) next(piece, '');
+      show(edits, piece);
+    });
+    const last = pieces.at(-1) ?? '';
+    open = { model: last, text: last, closer: '' };
+    return edits;
+  };
+  const pushWhole = (blockText: string, origin?: BlockOrigin): MessageEdit[] => {
+    if (open) {
+      const joined = joinBlock(open, blockText, origin, separator);
+      if (finalText(joined).length <= maxMessageChars) return settle(joined);
+    }
+    const edits = close();
+    const pieces = splitToFit(blockText, maxMessageChars);
+    if (pieces.length === 1 && origin) {
+      next('', '');
+      return [...edits, ...settle(startMessage(blockText, origin))];
+    }
+    for (const piece of pieces) {
+      next(piece, '');
+      show(edits, piece);
+    }
+    return edits;
   };
 
   return {
     push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
-      if (open) {
-        const joined = joinBlock(open, blockText, origin, separator);
-        if (finalText(joined).length <= maxMessageChars) {
-          open = joined;
-          return [{ op: 'edit', message, text: joined.text }];
-        }
-      }
-      const edits = close();
-      const pieces = splitToFit(blockText, maxMessageChars);
-      if (pieces.length !== 1 || !origin) return [...edits, ...pieces.map(send)];
-      const start = startMessage(blockText, origin);
-      edits.push(send(start.text));
-      open = start;
-      return edits;
+      if (maxMessageChars < MIN_MAX_CHARS) return pushWhole(blockText, origin);
+      if (open) return settle(joinBlock(open, blockText, origin, separator));
+      next('', '');
+      return settle(startMessage(blockText, origin));
     },
     close,
   };
