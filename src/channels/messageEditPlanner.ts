@@ -174,10 +174,7 @@ export function createMessageEditPlanner({
     show(edits, open.text.length > maxMessageChars ? open.text.trimEnd() : open.text);
     return edits;
   };
-  /**
-   * Below the chunker's smallest limit (16) no cut is taken: a block that does not fit starts
-   * the next message, split at whitespace when it alone is too long.
-   */
+  /** No cut the chunker takes (it found none within the limit): the message split plainly. */
   const splitOpen = (): MessageEdit[] => {
     const edits: MessageEdit[] = [];
     const pieces = splitToFit(finalText(open!), maxMessageChars);
@@ -189,6 +186,7 @@ export function createMessageEditPlanner({
     open = { model: last, text: last, closer: '' };
     return edits;
   };
+  // Below the chunker's smallest limit (16): a block that does not fit starts the next message.
   const pushWhole = (blockText: string, origin?: BlockOrigin): MessageEdit[] => {
     if (open) {
       const joined = joinBlock(open, blockText, origin, separator);
