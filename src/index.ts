@@ -111,7 +111,13 @@ export type { ChannelName, ChannelPreset } from './channels/presets';
 export { platformLimits } from './platforms';
 export type { PlatformLimit, PlatformName } from './platforms';
 export { toMessageEdits } from './channels/toMessageEdits';
-export type { MessageEdit, ToMessageEditsOptions } from './channels/toMessageEdits';
+export type {
+  MessageEdit,
+  MessageEnd,
+  MessageStep,
+  ToMessageEditsOptions,
+} from './channels/toMessageEdits';
+export { isMessageEdit } from './channels/messageEditPlanner';
 
 // Turns
 export { collectTurn } from './turn/collectTurn';
@@ -171,6 +177,8 @@ export type { RenderFormat, RenderedMessage, TelegramEntity } from './render/typ
 // Delivery: a serial, rate-limited, lossless sink for bots, and its chat transports
 export { deliver } from './delivery/deliver';
 export type { DeliverOptions } from './delivery/deliver';
+export { defaultNotice } from './delivery/answerOutcome';
+export type { NoticeText } from './delivery/answerOutcome';
 export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
@@ -196,6 +204,8 @@ export type {
   TeamsTransportOptions,
 } from './platforms/teams/teamsTransport';
 export type {
+  AnswerOutcome,
+  AnswerReport,
   DeliveryFailedReport,
   DeliveryLedger,
   DeliveryReport,

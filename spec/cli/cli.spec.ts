@@ -55,8 +55,8 @@ describe('llm-rx usage errors: exit 2, one line on stderr, nothing on stdout', (
     ['unknown capture type', ['inspect', 'capture.txt'], /unknown capture type/],
     [
       'unknown provider',
-      ['replay', demoCapture, '--provider', 'gemini'],
-      /^llm-rx: unknown provider "gemini" \(known: openai-chat, openrouter, /,
+      ['replay', demoCapture, '--provider', 'not-a-provider'],
+      /^llm-rx: unknown provider "not-a-provider" \(known: openai-chat, openrouter, /,
     ],
     [
       'unknown channel',
@@ -272,6 +272,23 @@ describe('llm-rx commands', () => {
     expect(run.stdout).toContain('telegram: blocks of 800-4096');
     expect(run.stdout).toMatch(/│ ▌ block 0 · \d+ chars · size/);
     expect(run.stdout.match(/✓ completed \(stop\)/g)).toHaveLength(2);
+  });
+});
+
+describe('demo: the same answer cut mid-stream', () => {
+  it('ends with the text that arrived, the cut notice in the chat, and a failed answer report', async () => {
+    const run = await runCliInProcess(['demo', '--speed', '0']);
+    const cut = run.stdout.slice(run.stdout.indexOf('The same answer cut after 99 of 249'));
+    expect(cut).toMatch(/^The same answer cut after 99 of 249 wire messages/);
+    expect(cut).toContain('▌ telegram message 1\nSearch as you type, without flooding the API\n');
+    // What Telegram shows: no markdown markers, and the last line the notice.
+    expect(cut).not.toContain('```');
+    expect(cut).toContain(
+      "distinctUntilChanged, map, switchMap } from 'rxjs';\n\n⚠️ The answer was cut off.\n",
+    );
+    expect(cut).toContain(
+      'answer report: {"outcome":"failed","reason":"stream-closed","messages":1,"delivered":true}',
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { concatMap, from, lastValueFrom, map, timer, toArray } from 'rxjs';
-import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import { concatMap, filter, from, lastValueFrom, map, timer, toArray } from 'rxjs';
+import { isMessageEdit, type MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
 import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
@@ -74,7 +74,11 @@ describe('deliver property: random latencies and injected failures', () => {
             reason: 'size' as const,
           }));
           const planned: MessageEdit[] = await lastValueFrom(
-            from(blockEvents).pipe(toMessageEdits({ maxMessageChars, render }), toArray()),
+            from(blockEvents).pipe(
+              toMessageEdits({ maxMessageChars, render }),
+              filter(isMessageEdit),
+              toArray(),
+            ),
           );
           const transport = telegramTransport({
             token,

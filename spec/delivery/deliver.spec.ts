@@ -108,7 +108,7 @@ describe('deliver with real Promises', () => {
     });
   });
 
-  it('reports a permanent HTTP failure with its status, and goes on to the next message', async () => {
+  it('reports a permanent HTTP failure with its status, and makes no further call for the answer', async () => {
     const api = await startFakeBotApi({ token: 'good', minIntervalMs: 0, knownChats: ['1'] });
     try {
       const transport = telegramTransport({
@@ -120,10 +120,11 @@ describe('deliver with real Promises', () => {
       const reports = await reportsOf(
         of(send(0, 'A'), send(1, 'B')).pipe(deliver(transport, { minIntervalMs: 0 })),
       );
-      expect(reports.map((report) => [report.type, report.message])).toEqual([
-        ['delivery-failed', 0],
-        ['delivery-failed', 1],
-      ]);
+      expect(
+        reports.map((report) => [report.type, 'message' in report ? report.message : undefined]),
+      ).toEqual([['delivery-failed', 0]]);
+      expect(api.counts.requests).toBe(1);
+      expect((reports[0] as any).permanent).toBe(true);
       expect((reports[0] as any).error).toEqual({
         code: 'delivery-failed',
         status: 400,
@@ -209,7 +210,13 @@ describe('deliver with real Promises', () => {
     // of() is synchronous: AB waits behind the send in flight and goes out as message 0's
     // finish; C waits too and collapses into CD, which is sent, then finished.
     expect(log).toEqual(['send 0 A', 'finish m0 AB', 'send 1 CD', 'finish m1 CD']);
-    expect(reports.map((r) => [r.type, r.message, 'text' in r ? r.text : undefined])).toEqual([
+    expect(
+      reports.map((r) => [
+        r.type,
+        'message' in r ? r.message : undefined,
+        'text' in r ? r.text : undefined,
+      ]),
+    ).toEqual([
       ['superseded', 1, 'C'],
       ['sent', 0, 'A'],
       ['finished', 0, 'AB'],

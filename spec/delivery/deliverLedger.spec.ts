@@ -13,7 +13,7 @@ import {
   type Observable,
 } from 'rxjs';
 import { channel } from '../../src/channels/channel';
-import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import { isMessageEdit, type MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
 import { memoryLedger } from '../../src/delivery/memoryLedger';
@@ -55,7 +55,7 @@ function run(
   return from(events).pipe(
     channel('telegram', { minChars: 100, maxChars: 300 }),
     toMessageEdits({ maxMessageChars: 400, render: 'telegram' }),
-    tap((edit) => planned.push(edit)),
+    tap((step) => isMessageEdit(step) && planned.push(step)),
     concatMap((edit, i) =>
       !oneAtATime || i === 0
         ? of(edit)
@@ -91,14 +91,15 @@ describe('deliver with a memoryLedger, against the fake Bot API', () => {
     const second = await lastValueFrom(run(api.apiBase, chatId, ledger, again).pipe(toArray()));
     expect(again).toEqual(planned);
     expect(api.counts.requests).toBe(requestsAfterFirst);
-    expect(second).toEqual(
-      finals.map((_, message) => ({
+    expect(second).toEqual([
+      ...finals.map((_, message) => ({
         type: 'resumed',
         message,
         text: planned.filter((edit) => edit.message === message).at(-1)!.text,
         finished: true,
       })),
-    );
+      { type: 'answer', outcome: 'completed', messages: finals.length, delivered: true },
+    ]);
     expectDeliveredAsPlanned(api.chats.get(String(chatId))!, planned);
   });
 

@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastValueFrom, tap, toArray, type OperatorFunction } from 'rxjs';
 import { channel } from '../../src/channels/channel';
-import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import {
+  isMessageEdit,
+  type MessageEdit,
+  type MessageStep,
+} from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
 import { slackTransport } from '../../src/platforms/slack/slackTransport';
@@ -37,7 +41,7 @@ interface PipelineSettings {
 function planEdits({
   maxMessageChars,
   render,
-}: PipelineSettings): OperatorFunction<any, MessageEdit> {
+}: PipelineSettings): OperatorFunction<any, MessageStep> {
   return toMessageEdits({ maxMessageChars, render });
 }
 
@@ -56,8 +60,8 @@ async function runPipeline(
   sse: string,
   name: 'telegram' | 'slack',
   settings: PipelineSettings,
-  planEdits: OperatorFunction<any, MessageEdit>,
-  sink: OperatorFunction<MessageEdit, DeliveryReport>,
+  planEdits: OperatorFunction<any, MessageStep>,
+  sink: OperatorFunction<MessageStep, DeliveryReport>,
 ) {
   const planned: MessageEdit[] = [];
   const { maxMessageChars: _, render: __, ...overrides } = settings;
@@ -65,7 +69,7 @@ async function runPipeline(
     streamEvents(new Response(sse)).pipe(
       channel(name, overrides),
       planEdits,
-      tap((edit) => planned.push(edit)),
+      tap((step) => isMessageEdit(step) && planned.push(step)),
       sink,
       toArray(),
     ),

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'redis';
-import { from, lastValueFrom, tap, toArray } from 'rxjs';
+import { filter, from, lastValueFrom, tap, toArray } from 'rxjs';
 import { channel } from '../../src/channels/channel';
-import type { MessageEdit } from '../../src/channels/messageEditPlanner';
+import { isMessageEdit, type MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import type { DeliveryReport } from '../../src/delivery/types';
 import { redisEventLog, redisLedger } from '../../src/redis';
@@ -72,6 +72,7 @@ describeRedis('deliver with a redisLedger across a SIGKILL', (server) => {
         from(events).pipe(
           channel('telegram', restartPipeline.channel),
           toMessageEdits(restartPipeline.edits),
+          filter(isMessageEdit),
           toArray(),
         ),
       );

@@ -69,8 +69,12 @@ describe('decideAfterFailure', () => {
     ],
     [new Error('x'), 0, { kind: 'retry', delayMs: 100, reason: 'backoff', counted: true }],
     [new Error('x'), 1, { kind: 'retry', delayMs: 200, reason: 'backoff', counted: true }],
-    [new Error('x'), 2, { kind: 'give-up', status: undefined }],
-    [new DeliveryError('x', { permanent: true, status: 403 }), 0, { kind: 'give-up', status: 403 }],
+    [new Error('x'), 2, { kind: 'give-up', status: undefined, permanent: false }],
+    [
+      new DeliveryError('x', { permanent: true, status: 403 }),
+      0,
+      { kind: 'give-up', status: 403, permanent: true },
+    ],
     [{ retryAfterMs: -5 }, 0, { kind: 'retry', delayMs: 100, reason: 'backoff', counted: true }],
     ['a string', 0, { kind: 'retry', delayMs: 100, reason: 'backoff', counted: true }],
   ])('%p after %i failures → %p', (thrown, failuresBefore, decision) => {

@@ -53,7 +53,8 @@ describe('docs/slack-bot.md: answerInSlack against the fake Slack API', () => {
       { ...mention, channel: 'C9' },
       options(),
     );
-    expect(reports.map((r) => r.type)).toEqual(['delivery-failed']);
+    expect(reports.map((r) => r.type)).toEqual(['delivery-failed', 'answer']);
+    expect(reports[1]).toMatchObject({ delivered: false, messages: 0 });
     expect(api.rejected).toEqual(['channel_not_found']);
   });
 

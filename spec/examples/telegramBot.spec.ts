@@ -73,7 +73,9 @@ describe('docs/telegram-bot.md: answerInTelegram against the fake Bot API', () =
       chatId: user,
       apiBase: api.apiBase,
     });
-    expect(reports.map((r) => r.type)).toEqual(['delivery-failed']);
+    expect(reports.map((r) => r.type)).toEqual(['delivery-failed', 'answer']);
+    expect(reports[0]).toMatchObject({ permanent: true });
+    expect(reports[1]).toMatchObject({ outcome: 'completed', delivered: false, messages: 0 });
     expect(api.calls.map((c) => c.status)).toEqual([403]);
   });
 });

@@ -40,6 +40,10 @@ export interface TransportScript {
   finishes?: boolean;
   /** Each recorded edit and finish also carries the ref it was given. */
   recordRefs?: boolean;
+  /** The transport's `maxMessageChars`. */
+  maxMessageChars?: number;
+  /** The transport's `stopSignal` is aborted: the user stopped the answer. */
+  stopped?: boolean;
 }
 
 /** One call the fake received. */
@@ -100,6 +104,8 @@ export function scheduledTransport(
     send: (edit, call) => answer('send', edit, call) as PromiseLike<number>,
     edit: (ref, edit, call) => answer('edit', edit, call, ref) as PromiseLike<number | undefined>,
     ...(script.finishes ? { finish } : {}),
+    ...(script.maxMessageChars === undefined ? {} : { maxMessageChars: script.maxMessageChars }),
+    ...(script.stopped ? { stopSignal: AbortSignal.abort('the user pressed Stop') } : {}),
   };
 }
 

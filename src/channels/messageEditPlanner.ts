@@ -1,6 +1,8 @@
 import { cutsSurrogatePair } from '../text/surrogates';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
+import type { BlockOrigin } from '../chunking/blockOrigin';
+import type { TerminalEvent } from '../events';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
 export interface MessageEdit {
   /** `send` starts message `message`; `edit` replaces its text. */
@@ -13,22 +15,89 @@ export interface MessageEdit {
   rendered?: RenderedMessage;
 }
 
+/**
+ * The last step of `toMessageEdits`: the answer ended, with `terminal` (the stream's terminal
+ * event, as it came). `silent`: the reply was a silent token (`NO_REPLY`), nothing is shown.
+ */
+export interface MessageEnd {
+  op: 'end';
+  terminal: TerminalEvent;
+  silent?: true;
+}
+
+/** What `toMessageEdits` emits and `deliver` takes: the edits of an answer, then its end. */
+export type MessageStep = MessageEdit | MessageEnd;
+
 /** Settings of {@link createMessageEditPlanner}. */
 export interface MessageEditPlannerOptions {
   /** The platform's limit for one message (e.g. Telegram 4096). */
   maxMessageChars: number;
-  /** Put between two blocks in one message. */
+  /** Put between two blocks in one message when the model's text between them is not known. */
   separator: string;
   /** Render each message for a chat app; the limit then counts rendered length. */
   render?: RenderFormat;
 }
 
+/** The message being grown: the model's text so far (to join the next block to) and what it shows. */
+interface OpenMessage {
+  /** The model's text (with the first block's reopen line or table header), untrimmed. */
+  model: string;
+  /** What the message shows while it may still grow: each next text starts with it. */
+  text: string;
+  /** The chunker's closer of a fence cut at the message's end, shown once the message closes. */
+  closer: string;
+}
+
+/** The message's text once it closes. */
+const finalText = (open: OpenMessage) => open.text + open.closer;
+
 /**
- * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText)` returns
- * the sends and edits that show that block.
+ * The message once `blockText` joins it. A block that continues the same text part (its
+ * `origin` says so) is joined as the model wrote it: the previous block's closer and this
+ * block's reopen line go, the model's own text between them comes back. Any other block (a
+ * new text part, a block made by hand) follows the message's final text after `separator`.
+ */
+export function joinBlock(
+  open: OpenMessage,
+  blockText: string,
+  origin: BlockOrigin | undefined,
+  separator: string,
+): OpenMessage {
+  if (origin?.continues) {
+    const model = open.model + origin.lead + origin.body;
+    return { model, text: model.trimEnd(), closer: origin.closer };
+  }
+  const before = finalText(open) + separator;
+  const start = startMessage(blockText, origin);
+  return { model: before + start.model, text: before + start.text, closer: start.closer };
+}
+
+/** A message that starts with the block: its text as the chunker made it, the closer held. */
+function startMessage(blockText: string, origin: BlockOrigin | undefined): OpenMessage {
+  if (!origin) return { model: blockText, text: blockText, closer: '' };
+  const model = origin.prefix + origin.body;
+  return { model, text: model.trimEnd(), closer: origin.closer };
+}
+
+/** What {@link createMessageEditPlanner} returns. */
+export interface MessageEditPlanner {
+  /** The sends and edits that show the block. */
+  push(blockText: string, origin?: BlockOrigin): MessageEdit[];
+  /** The answer ended: the edit that closes a fence cut at the last message's end, if any. */
+  close(): MessageEdit[];
+}
+
+/**
+ * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText, origin?)`
+ * returns the sends and edits that show that block; `close()` ends the reply.
  *
- * - The block fits after the current message's text (plus the separator): one `edit`.
- * - It does not fit: a `send` of a new message holding the block.
+ * - The block fits in the current message: one `edit`. Blocks of one text part are joined as
+ *   the model wrote them (`origin`, recorded by bufferChunk): no separator, and a fence the
+ *   chunker closed and reopened between them is whole again. Other blocks follow `separator`.
+ * - Every text of a message starts with the one before (a streaming app only appends). A
+ *   fence the chunker cut at the message's end is closed when the message closes: an `edit`
+ *   with the closer before the next message's `send`, or at `close()`. The limit counts it.
+ * - It does not fit: a `send` of a new message holding the block, reopened fence included.
  * - The block alone is longer than `maxMessageChars`: it is split, at the last whitespace
  *   within the limit when there is one (the whitespace is dropped), else hard at the limit
  *   (never inside a surrogate pair); each piece is its own `send`.
@@ -40,32 +109,47 @@ export function createMessageEditPlanner({
   maxMessageChars,
   separator,
   render,
-}: MessageEditPlannerOptions): { push(blockText: string): MessageEdit[] } {
+}: MessageEditPlannerOptions): MessageEditPlanner {
   if (render) return createRenderedEditPlanner({ maxMessageChars, separator, render });
   let message = -1;
-  let text = '';
+  let open: OpenMessage | undefined;
 
   const send = (pieceText: string): MessageEdit => {
     message++;
-    text = pieceText;
-    return { op: 'send', message, text };
+    open = { model: pieceText, text: pieceText, closer: '' };
+    return { op: 'send', message, text: pieceText };
+  };
+  const close = (): MessageEdit[] => {
+    if (!open?.closer) return [];
+    open = { ...open, text: finalText(open), closer: '' };
+    return [{ op: 'edit', message, text: open.text }];
   };
 
   return {
-    push(blockText: string): MessageEdit[] {
+    push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
-      if (message >= 0 && text.length + separator.length + blockText.length <= maxMessageChars) {
-        text = text + separator + blockText;
-        return [{ op: 'edit', message, text }];
+      if (open) {
+        const joined = joinBlock(open, blockText, origin, separator);
+        if (finalText(joined).length <= maxMessageChars) {
+          open = joined;
+          return [{ op: 'edit', message, text: joined.text }];
+        }
       }
-      return splitToFit(blockText, maxMessageChars).map(send);
+      const edits = close();
+      const pieces = splitToFit(blockText, maxMessageChars);
+      if (pieces.length !== 1 || !origin) return [...edits, ...pieces.map(send)];
+      const start = startMessage(blockText, origin);
+      edits.push(send(start.text));
+      open = start;
+      return edits;
     },
+    close,
   };
 }
 
 /**
  * The planner with rendering: every edit carries `rendered` (the message's markdown, `text`,
- * rendered for `render`), and a block fits when the rendered message stays within
+ * rendered for `render`), and a block fits when the rendered message, closed, stays within
  * `maxMessageChars` as `renderMarkdown` counts it.
  *
  * - A block whose rendering alone needs several messages is sent as `renderMarkdown` splits
@@ -77,38 +161,48 @@ export function createRenderedEditPlanner({
   maxMessageChars,
   separator,
   render,
-}: MessageEditPlannerOptions & { render: RenderFormat }) {
+}: MessageEditPlannerOptions & { render: RenderFormat }): MessageEditPlanner {
   let message = -1;
   // The markdown of the current message; undefined when it is a piece of a split block.
-  let text: string | undefined;
+  let open: OpenMessage | undefined;
   const renderText = (markdown: string) =>
     renderMessages(markdown, render, { maxLength: maxMessageChars });
+  const shown = (op: 'send' | 'edit', text: string, rendered?: RenderedMessage): MessageEdit => ({
+    op,
+    message: op === 'send' ? ++message : message,
+    text,
+    rendered: rendered ?? renderText(text)[0].rendered,
+  });
+  const close = (): MessageEdit[] => {
+    if (!open?.closer) return [];
+    open = { ...open, text: finalText(open), closer: '' };
+    return [shown('edit', open.text)];
+  };
 
   return {
-    push(blockText: string): MessageEdit[] {
+    push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
-      if (text !== undefined) {
-        const joined = text + separator + blockText;
-        const messages = renderText(joined);
+      if (open) {
+        const joined = joinBlock(open, blockText, origin, separator);
+        const messages = renderText(finalText(joined));
         if (messages.length === 1) {
-          text = joined;
-          return [{ op: 'edit', message, text, rendered: messages[0].rendered }];
+          open = joined;
+          return [shown('edit', joined.text, joined.closer ? undefined : messages[0].rendered)];
         }
       }
       const messages = renderText(blockText);
       if (messages.length === 0) return [];
+      const edits = close();
       if (messages.length === 1) {
-        text = blockText;
-        return [{ op: 'send', message: ++message, text, rendered: messages[0].rendered }];
+        open = startMessage(blockText, origin);
+        edits.push(shown('send', open.text, open.closer ? undefined : messages[0].rendered));
+        return edits;
       }
-      text = undefined;
-      return messages.map(({ rendered, plain }) => ({
-        op: 'send',
-        message: ++message,
-        text: plain,
-        rendered,
-      }));
+      open = undefined;
+      for (const { rendered, plain } of messages) edits.push(shown('send', plain, rendered));
+      return edits;
     },
+    close,
   };
 }
 
@@ -137,4 +231,9 @@ function cutPosition(text: string, limit: number): number {
   if (space > 0) return space;
   // A hard cut keeps a surrogate pair whole, and the first piece at least one code unit long.
   return limit > 1 && cutsSurrogatePair(text, limit) ? limit - 1 : limit;
+}
+
+/** True for a `send` or an `edit`, false for the `end` step: `steps.filter(isMessageEdit)`. */
+export function isMessageEdit(step: MessageStep): step is MessageEdit {
+  return step.op !== 'end';
 }

@@ -1,17 +1,23 @@
 import type { OperatorFunction } from 'rxjs';
 import * as z from 'zod/mini';
-import type { StreamEvent } from '../events';
+import { blockOriginOf } from '../chunking/blockOrigin';
+import type { StreamEvent, TerminalEvent } from '../events';
+import { failedEvent, failedFromError, isTerminal } from '../terminalEvents';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import { MIN_RENDER_LENGTH, renderFormats } from '../render/renderMarkdown';
 import type { RenderFormat } from '../render/types';
-import { createMessageEditPlanner, type MessageEdit } from './messageEditPlanner';
+import { createMessageEditPlanner, type MessageStep } from './messageEditPlanner';
 
 /** Options of {@link toMessageEdits}. */
 export interface ToMessageEditsOptions {
   /** The platform's limit for one message, e.g. `channelPresets.telegram.maxMessageChars`. */
   maxMessageChars: number;
-  /** Put between two blocks in one message. @defaultValue `'\n\n'` */
+  /**
+   * Put between two blocks in one message when the model's text between them is not known
+   * (a new text part, blocks made by hand): blocks of one text part are joined as the model
+   * wrote them. @defaultValue `'\n\n'`
+   */
   separator?: string;
   /**
    * Render each message for this chat app (`renderMarkdown`): every edit then
@@ -39,30 +45,41 @@ const ToMessageEditsOptions = z
 
 /**
  * Turns a channel's blocks into send-then-edit steps for bots that grow one message in place
- * (Telegram `editMessageText`, Slack `chat.update`, Discord message edits).
+ * (Telegram `editMessageText`, Slack `chat.update`, Discord message edits), and ends them with
+ * the answer's outcome: one `{ op: 'end', terminal }`.
  *
  * ```
  * source:   -a----b----c------(t|)        a, b, c = blocks; t = completed
- * result:   -s----e----s------|           s = send a new message, e = edit it (whole text)
- *           (maxMessageChars fits a+b, not a+b+c)
+ * result:   -s----e----s------(z|)        s = send a new message, e = edit it (whole text)
+ *           (maxMessageChars fits a+b, not a+b+c)   z = { op: 'end', terminal: t }
  * ```
  *
  * - `text` is the whole message so far; each message's edit texts only grow.
- * - A new message starts when the next block (plus `separator`) would pass `maxMessageChars`.
+ * - Within one message the text is the model's: blocks of one text part are joined as the
+ *   model wrote them (an idle flush mid-word joins back to the word, no separator; a fence the
+ *   chunker closed and reopened between two blocks is one fence again). Only where a message
+ *   boundary cuts a fence is it closed at the end of one message and reopened in the next.
+ *   Blocks whose model text is not known (a new text part, blocks made by hand or copied)
+ *   follow `separator`.
+ * - A new message starts when the next block would pass `maxMessageChars`.
  * - A block is split across messages only when it alone is longer than `maxMessageChars`: at
  *   the last whitespace within the limit, else hard at the limit (never inside a surrogate pair).
- * - Only `block` events count. Everything else (text deltas, reasoning, tool events, `silent`,
- *   the terminal) is dropped: this is the sink-side mapping, its output is the edit, not an
- *   event. Subscribe to the events themselves (`share()`) for the terminal or a typing
- *   indicator. A `silent` reply has no blocks, so it yields no edit at all.
+ * - The terminal (`completed`, `incomplete`, `failed`) becomes the last step, `{ op: 'end',
+ *   terminal }`, as it came (`silent: true` when a `silent` event came before it: nothing is
+ *   shown). A source that completes without a terminal ends with a `failed` terminal, code
+ *   `stream-closed` (the answer was cut off); a source that errors ends with the `failed`
+ *   terminal of its error (`failedFromError`), then the error passes on. Events after the
+ *   terminal are dropped.
+ * - Everything else (text deltas, reasoning, tool events) is dropped: this is the sink-side
+ *   mapping. Subscribe to the events themselves (`share()`) for a typing indicator.
  * - With `render` (any `renderMarkdown` format, `telegram-rich` included), each edit also
  *   carries `rendered` (its text as `renderMarkdown` renders it), and a block fits when the
  *   rendered message stays within `maxMessageChars`; a block too long for one message is sent
  *   in the pieces `renderMarkdown` cuts (each `text` then that piece's visible text).
- * - Completes when the source completes; errors pass on.
  *
  * @example
- * Send the edits with `deliver`: one call at a time, at the app's pace, the final text always.
+ * Send the edits with `deliver`: one call at a time, at the app's pace, the final text always,
+ * then one `answer` report with the outcome (a notice in the chat unless it `completed`).
  * ```ts
  * streamEvents(response).pipe(
  *   channel('telegram'),
@@ -76,7 +93,9 @@ const ToMessageEditsOptions = z
  * ```ts
  * channel$.pipe(
  *   toMessageEdits({ maxMessageChars: 4096 }),
- *   concatMap(async ({ op, message, text }) => {
+ *   concatMap(async (step) => {
+ *     if (step.op === 'end') return console.log('answer', step.terminal.type);
+ *     const { op, message, text } = step;
  *     if (op === 'send') ids[message] = (await bot.sendMessage(chatId, text)).message_id;
  *     else await bot.editMessageText(text, { chat_id: chatId, message_id: ids[message] });
  *   }),
@@ -86,17 +105,37 @@ const ToMessageEditsOptions = z
  */
 export function toMessageEdits(
   options: ToMessageEditsOptions,
-): OperatorFunction<StreamEvent, MessageEdit> {
+): OperatorFunction<StreamEvent, MessageStep> {
   const settings = parseOptions('toMessageEdits', ToMessageEditsOptions, options);
-  return createOperator<StreamEvent, MessageEdit>(({ subscriber }) => {
+  return createOperator<StreamEvent, MessageStep>(({ subscriber }) => {
     const planner = createMessageEditPlanner(settings);
+    let silent = false;
+    let ended = false;
+    const end = (terminal: TerminalEvent) => {
+      ended = true;
+      for (const edit of planner.close()) subscriber.next(edit);
+      subscriber.next(silent ? { op: 'end', terminal, silent: true } : { op: 'end', terminal });
+    };
     return {
       next(event) {
-        if (event.type !== 'block') return;
-        for (const edit of planner.push(event.text)) subscriber.next(edit);
+        if (ended) return;
+        if (event.type === 'block') {
+          for (const edit of planner.push(event.text, blockOriginOf(event))) subscriber.next(edit);
+        } else if (event.type === 'silent') silent = true;
+        else if (isTerminal(event)) end(event);
+      },
+      complete() {
+        if (!ended) end(failedEvent('stream-closed', STREAM_CLOSED, true));
+        subscriber.complete();
+      },
+      error(error) {
+        if (!ended) end(failedFromError(error));
+        subscriber.error(error);
       },
     };
   });
 }
 
-export type { MessageEdit } from './messageEditPlanner';
+const STREAM_CLOSED = "The events ended before the stream's terminal event.";
+
+export type { MessageEdit, MessageEnd, MessageStep } from './messageEditPlanner';

@@ -8,6 +8,7 @@ import { dropBreaksThrough, type BreakQueue } from './breakPoints';
 import type { BlockChunkerOptions, BlockReason, ChunkBlock } from './chunkingOptions';
 import type { FenceRegion, TableRegion } from './fenceTracker';
 import { createMarkdownScanner, type MarkdownScanner } from './markdownScanner';
+import { recordBlockOrigin } from './blockOrigin';
 
 /** createBlockChunker's options, checked and with defaults filled in. */
 export type ParsedOptions = z.output<typeof BlockChunkerOptions>;
@@ -37,6 +38,9 @@ export abstract class HeldText {
   protected startTable: TableRegion | null = null;
   // The lines the next block starts with (reopen line or header rows, with a line feed), or ''.
   protected prefix = '';
+  // Where the last block of this text part ended (its model text is recorded up to there), or
+  // -1 before the first block.
+  protected lastBlockEnd = -1;
 
   protected constructor(options: ParsedOptions) {
     this.maxChars = options.maxChars;
@@ -55,6 +59,7 @@ export abstract class HeldText {
     this.startFence = null;
     this.startTable = null;
     this.prefix = '';
+    this.lastBlockEnd = -1;
   }
 
   protected scanAppended(): void {
@@ -122,10 +127,18 @@ export abstract class HeldText {
   /** Sends the held text up to `end` (closing `fence` at the block's end when given). */
   protected cut(blocks: ChunkBlock[], end: number, fence: FenceRegion | null, reason: BlockReason) {
     const bufferStart = this.bufferStart;
-    const body = this.buffer.slice(this.cursor - bufferStart, end - bufferStart).trimEnd();
+    const raw = this.buffer.slice(this.cursor - bufferStart, end - bufferStart);
+    const body = raw.trimEnd();
     if (body.trim() !== '') {
       const closer = fence?.reopen ? `\n${fence.marker}` : '';
-      blocks.push({ text: this.prefix + body + closer, reason });
+      const block = { text: this.prefix + body + closer, reason };
+      const continues = this.lastBlockEnd >= 0;
+      const lead = continues
+        ? this.buffer.slice(this.lastBlockEnd - bufferStart, this.cursor - bufferStart)
+        : '';
+      recordBlockOrigin(block, { continues, lead, body: raw, prefix: this.prefix, closer });
+      this.lastBlockEnd = end;
+      blocks.push(block);
     }
     this.startFence = fence?.reopen ? fence : null;
     this.startTable = this.startFence ? null : this.tableContinuedAt(end);
@@ -138,10 +151,12 @@ export abstract class HeldText {
     this.needsSkip = true;
     dropBreaksThrough(this.scanner.breaks, end);
     // Let go of sent text once it is most of the buffer: amortised O(1) per character.
-    const sent = end - bufferStart;
+    // (Never past the last block's end: the next block's origin reads the text from there.)
+    const keepFrom = this.lastBlockEnd >= 0 ? Math.min(end, this.lastBlockEnd) : end;
+    const sent = keepFrom - bufferStart;
     if (sent > 1024 && sent * 2 > this.buffer.length) {
       this.buffer = this.buffer.slice(sent);
-      this.bufferStart = end;
+      this.bufferStart = keepFrom;
     }
   }
 

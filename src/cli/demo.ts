@@ -1,10 +1,12 @@
 import type { ChannelName } from '../channels/presets';
+import { renderMarkdown } from '../render/renderMarkdown';
 import { isTerminal } from '../terminalEvents';
 import { CliUsageError } from './args';
-import { loadCapture } from './capture';
+import { loadCapture, type Capture } from './capture';
 import { describeEvent, formatTime, paint, type CliOutput, type Style } from './render';
 import { channelTimeline } from './channelTimeline';
 import { decodeCapture, playTimeline, type TimedEvent } from './decode';
+import { deliverCutStream } from './demoCutStream';
 import { findPackageFile } from './packageFiles';
 
 /** The capture `llm-rx demo` replays, shipped in the package's `fixtures/demo/`. */
@@ -20,7 +22,7 @@ interface DemoRow {
 
 const SIDES: Array<{ channel: ChannelName; title: string }> = [
   { channel: 'web', title: 'web: deltas as they come, reasoning dimmed' },
-  { channel: 'telegram', title: 'telegram: blocks of 800-4096, no reasoning' },
+  { channel: 'telegram', title: 'telegram: blocks of 800-4096 as the chat shows them' },
 ];
 
 /** `llm-rx demo`: the shipped capture through two channels, side by side, as time passes. */
@@ -48,10 +50,30 @@ export async function demoCommand(options: { speed: number }, output: CliOutput)
     const right = side === 1 ? paint(output, style, text) : '';
     output.write(`${shownTime} │ ${left} │ ${right}\n`);
   });
+  await showCutStream(capture, output);
   output.write(
     paint(output, 'dim', 'Replay any capture: llm-rx replay <file.sse> --channel telegram\n'),
   );
   return 0;
+}
+
+/** The same capture cut mid-answer: what the Telegram chat ends with, notice included. */
+async function showCutStream(capture: Capture, output: CliOutput): Promise<void> {
+  const cut = await deliverCutStream(capture);
+  output.write(
+    `\n${paint(output, 'bold', `The same answer cut after ${cut.kept} of ${cut.of} wire messages (the connection dropped):`)}\n`,
+  );
+  for (const [index, text] of cut.messages.entries()) {
+    output.write(`${paint(output, 'bold', `▌ telegram message ${index + 1}`)}\n${text}\n`);
+  }
+  const { outcome, reason, messages, delivered } = cut.answer;
+  output.write(
+    paint(
+      output,
+      'dim',
+      `answer report: ${JSON.stringify({ outcome, reason, messages, delivered })}\n`,
+    ) + '\n',
+  );
 }
 
 /** Marks reasoning rows when colours are off (a pipe, a file): dimming is not there to see. */
@@ -99,7 +121,9 @@ function rowsOf(timeline: TimedEvent[], side: 0 | 1, width: number, color: boole
     flushPending(atMs);
     if (event.type === 'block') {
       push(atMs, `▌ block ${event.seq} · ${event.text.length} chars · ${event.reason}`, 'bold');
-      for (const line of event.text.split('\n')) push(atMs, line, 'reset');
+      // What Telegram shows: the text its entities format, no markdown markers.
+      const shown = renderMarkdown(event.text, 'telegram').map((message) => message.plain);
+      for (const line of shown.join('\n').split('\n')) push(atMs, line, 'reset');
       continue;
     }
     const description = describeEvent(event);

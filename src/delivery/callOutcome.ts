@@ -2,6 +2,8 @@ import { errorMessage, LlmRxError } from '../errors';
 import type { QueuedCall } from './deliveryQueue';
 import type {
   DeliveryFailedReport,
+  DeliveryTransport,
+  TransportCall,
   DeliveryWarning,
   DeliveryWarningReport,
   EditedReport,
@@ -16,7 +18,7 @@ import type {
 export type FailureDecision =
   | { kind: 'not-modified' }
   | { kind: 'retry'; delayMs: number; reason: 'retry-after' | 'backoff'; counted: boolean }
-  | { kind: 'give-up'; status?: number };
+  | { kind: 'give-up'; status?: number; permanent: boolean };
 
 /**
  * Reads a failure the way DeliveryError describes it (any thrown value with these fields):
@@ -39,7 +41,8 @@ export function decideAfterFailure(
     typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0;
   const failures = failuresBefore + (waitsRetryAfter ? 0 : 1);
   if (permanent === true || failures >= maxAttempts) {
-    return { kind: 'give-up', status: typeof status === 'number' ? status : undefined };
+    const known = typeof status === 'number' ? status : undefined;
+    return { kind: 'give-up', status: known, permanent: permanent === true };
   }
   return waitsRetryAfter
     ? { kind: 'retry', delayMs: retryAfterMs, reason: 'retry-after', counted: false }
@@ -113,7 +116,12 @@ export function retryingReport(
 }
 
 /** The one `delivery-failed` report of a call given up on. */
-export function failedReport(call: QueuedCall, why: string, status?: number): DeliveryFailedReport {
+export function failedReport(
+  call: QueuedCall,
+  why: string,
+  status?: number,
+  permanent = false,
+): DeliveryFailedReport {
   const attempts = `${call.attempt} attempt${call.attempt === 1 ? '' : 's'}`;
   return {
     type: 'delivery-failed',
@@ -121,6 +129,7 @@ export function failedReport(call: QueuedCall, why: string, status?: number): De
     op: call.op,
     text: call.edit.text,
     attempts: call.attempt,
+    ...(permanent ? { permanent: true as const } : {}),
     error: {
       code: 'delivery-failed',
       message: `deliver: the ${call.op} of message ${call.message} failed after ${attempts}: ${why}`,
@@ -170,4 +179,29 @@ export function attempt<T>(fn: () => T): { value: T } | { thrown: unknown } {
   } catch (thrown) {
     return { thrown };
   }
+}
+
+/**
+ * Makes `call` on `transport`: its Promise, or why it is not one (a throw, or another value),
+ * never an unhandled rejection.
+ */
+export function callTransport<Ref>(
+  transport: DeliveryTransport<Ref>,
+  call: QueuedCall,
+  context: TransportCall,
+): { promise: PromiseLike<unknown> } | { wrong: string } {
+  let result: unknown;
+  try {
+    if (call.op === 'send') result = transport.send(call.edit, context);
+    else if (call.op === 'edit') result = transport.edit(call.ref as Ref, call.edit, context);
+    else result = transport.finish!(call.ref as Ref, call.edit, context);
+  } catch (thrown) {
+    return {
+      wrong: `transport.${call.op} threw instead of returning a Promise (${describeFailure(thrown)})`,
+    };
+  }
+  if (!isPromiseLike(result)) {
+    return { wrong: `transport.${call.op} returned ${kindOf(result)}, not a Promise` };
+  }
+  return { promise: result };
 }

@@ -1,15 +1,18 @@
 import { from, type OperatorFunction, type Subscription } from 'rxjs';
-import type { MessageEdit } from '../channels/messageEditPlanner';
+import type { MessageEdit, MessageEnd, MessageStep } from '../channels/messageEditPlanner';
+import type { TerminalEvent } from '../events';
+import { failedFromError } from '../terminalEvents';
+import { createAnswer } from './answerOutcome';
 import { createOperator } from '../internal/createOperator';
 import {
+  attempt,
+  callTransport,
   decideAfterFailure,
   deliveredReport,
   describeFailure,
   failedReport,
-  attempt,
   isAmbiguous,
   isPromiseLike,
-  kindOf,
   ledgerUnreadable,
   ledgerWriteFailedReport,
   possibleDuplicateReport,
@@ -41,24 +44,16 @@ export type { DeliverOptions } from './deliverOptions';
  *   edit it, whatever their `op`.
  * - A failure with `retryAfterMs` pauses every call that long, then the same message is tried
  *   again with its newest text. `notModified` on an edit counts as delivered.
- * - Other failures back off `backoffMs`, doubling, up to `maxAttempts` calls; a `permanent` one
- *   at once. Then one `delivery-failed` report, and the next message goes on (later texts of
- *   a message whose send failed are dropped).
+ * - Other failures back off `backoffMs`, doubling, up to `maxAttempts` calls, then one
+ *   `delivery-failed` and the next message goes on (a message whose send failed is dropped).
  * - Lifecycle, for a transport with `finish`: each sent message gets exactly one `finish` call
  *   with its newest text, after its last edit settled and before the next message's send,
- *   once it closed (a higher message arrived, or the source completed or errored). A text still
- *   waiting then goes out as the finish itself, not as an edit first. A finish is paced and
- *   retried like any call, carries the newest text on a retry, and is never superseded; a
- *   finish given up on is one `delivery-failed` (op `finish`). A message whose send failed for
- *   good is never finished. A text arriving after its message finished (toMessageEdits never
- *   does this) edits the finished message, with the ref the finish resolved to; there is no
- *   second finish. `edit` and `finish` resolving to a ref replace the message's ref.
- *
- *   ```
- *   source:  -a-b-c|        a = send 0 "A", b = edit 0 "AB", c = send 1 "C"
- *   calls:   -a-b-xcy       x = finish 0 "AB" (c closed message 0), y = finish 1 "C" (completion)
- *   result:  --s-e-ft(g|)   f, g = finished (marbles/deliver/finish-once-per-message.marble)
- *   ```
+ *   once it closed (a higher message arrived, the answer ended, or the source ended). A text
+ *   still waiting then goes out as the finish itself. A finish is paced and retried like any
+ *   call, carries the newest text, is never superseded; given up on, it is one
+ *   `delivery-failed` (op `finish`). A message whose send failed for good is never finished; a
+ *   text after its finish edits it (ref from the finish), with no second finish.
+ *   (marbles/deliver/finish-once-per-message.marble)
  * - With `ledger` and `key`: the ledger is read before the first call (texts arriving meanwhile
  *   wait); each call that went through is written to it (ref, text, finished) before its
  *   report, in the same call slot. A message the ledger holds is known: texts it already holds
@@ -66,12 +61,18 @@ export type { DeliverOptions } from './deliverOptions';
  *   again; one `resumed` report per such message. An unreadable ledger fails the output
  *   (`delivery-failed`) before any call; a failed write is a `warning` `ledger-write-failed`.
  *   (marbles/deliver/ledger-*.marble)
- * - A failure that may have reached the platform (`ambiguous`, or a 5xx `status`) is retried
- *   like any other, after a `warning` report `possible-duplicate`.
- * - A transport that throws, or returns something that is not a Promise, is a
- *   `delivery-failed` report for that call, never an unhandled rejection.
- * - Completes when the source completed and the last call settled; a source error is passed
- *   on only then. Unsubscribing makes no further call and aborts `call.signal`.
+ * - A failure that may have reached the platform (`ambiguous`, a 5xx) is retried after a
+ *   `warning` `possible-duplicate`. A transport that throws or returns no Promise is a
+ *   `delivery-failed` for that call, never an unhandled rejection.
+ * - The answer's end (`{ op: 'end', terminal }`) closes every message. Unless the outcome is
+ *   `completed` or `silent`, a one-line `notice` goes on the last message's final text (a new
+ *   message when it would not fit `transport.maxMessageChars`, or nothing was shown). Once
+ *   every message finished, one `answer` report is the last. A source error before the end is
+ *   an answer `failed`; bare edits completing without an end get no answer report.
+ * - A `permanent` failure (401, 403, chat not found, bot blocked) ends the answer's delivery:
+ *   one `delivery-failed` (`permanent: true`), no further call, not even the notice.
+ * - Completes when the source completed and the last call settled (a source error is passed
+ *   on then). Unsubscribing makes no further call and aborts `call.signal`.
  *
  * @example
  * ```ts
@@ -81,20 +82,19 @@ export type { DeliverOptions } from './deliverOptions';
  *     toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }),
  *     deliver(telegramTransport({ token, chatId, format: 'telegram' })),
  *   )
- *   .subscribe((report) => report.type === 'delivery-failed' && console.warn(report));
+ *   .subscribe((report) => report.type === 'answer' && log.info(report)); // notice: in the chat
  * ```
- * @param transport - {@link DeliveryTransport}: `send`, `edit` and optionally `finish`, each
- *   returning a Promise
+ * @param transport - {@link DeliveryTransport}: `send`, `edit` and optionally `finish`
  * @param options - {@link DeliverOptions}
  */
 export function deliver<Ref>(
   transport: DeliveryTransport<Ref>,
   options: DeliverOptions = {},
-): OperatorFunction<MessageEdit, DeliveryReport> {
+): OperatorFunction<MessageStep, DeliveryReport> {
   const settings = parseDeliverOptions(transport, options);
-  const { scheduler, minIntervalMs, ledger, key } = settings;
+  const { scheduler, minIntervalMs, ledger, key, notice } = settings;
 
-  return createOperator<MessageEdit, DeliveryReport>(({ subscriber }) => {
+  return createOperator<MessageStep, DeliveryReport>(({ subscriber }) => {
     const queue = createDeliveryQueue({ finishes: transport.finish !== undefined });
     // The one slot: a transport call, then its ledger write, or the ledger read at the start.
     let busy = false;
@@ -103,17 +103,19 @@ export function deliver<Ref>(
     let waitTimer: Subscription | undefined;
     let lastStartAt = -Infinity;
     let pausedUntil = -Infinity;
-    let sourceEnded = false;
+    let sourceEnded = false; // and how: a source error is passed on last
     let sourceError: { error: unknown } | undefined;
-    // Texts that arrive while the ledger is read wait here: the ledger decides what they are.
-    let early: MessageEdit[] | undefined = ledger ? [] : undefined;
+    // Steps that arrive while the ledger is read wait here: the ledger decides what they are.
+    let early: MessageStep[] | undefined = ledger ? [] : undefined;
+    const answer = createAnswer(transport, notice);
 
     const pump = (): void => {
       if (busy || waitTimer || subscriber.closed) return;
-      if (!queue.hasWork()) {
-        if (!sourceEnded) return;
+      if (answer.halted || !queue.hasWork()) {
+        const report = early ? undefined : answer.report();
+        if (report) subscriber.next(report);
         if (sourceError) subscriber.error(sourceError.error);
-        else subscriber.complete();
+        else if (sourceEnded) subscriber.complete();
         return;
       }
       const startAt = Math.max(pausedUntil, lastStartAt + minIntervalMs);
@@ -159,26 +161,10 @@ export function deliver<Ref>(
         signal: controller.signal,
         warn: (code: DeliveryWarning['code'], message: string) => warnings.push({ code, message }),
       };
-      let result: unknown;
-      try {
-        if (call.op === 'send') result = transport.send(call.edit, context);
-        else if (call.op === 'edit') result = transport.edit(call.ref as Ref, call.edit, context);
-        else result = transport.finish!(call.ref as Ref, call.edit, context);
-      } catch (thrown) {
-        return settle(() =>
-          fail(
-            call,
-            `transport.${call.op} threw instead of returning a Promise (${describeFailure(thrown)})`,
-          ),
-        );
-      }
-      if (!isPromiseLike(result)) {
-        return settle(() =>
-          fail(call, `transport.${call.op} returned ${kindOf(result)}, not a Promise`),
-        );
-      }
+      const result = callTransport(transport, call, context);
+      if ('wrong' in result) return settle(() => fail(call, result.wrong));
       occupy(
-        result,
+        result.promise,
         (value) => succeed(call, value, warnings),
         (thrown) => onFailure(call, thrown, warnings),
       );
@@ -197,7 +183,9 @@ export function deliver<Ref>(
       const decision = decideAfterFailure(thrown, call, queue.failuresOf(call), settings);
       if (decision.kind === 'not-modified') return succeed(call, undefined, warnings, true);
       if (decision.kind === 'give-up') {
-        return settle(() => fail(call, describeFailure(thrown), decision.status));
+        return settle(() =>
+          fail(call, describeFailure(thrown), decision.status, decision.permanent),
+        );
       }
       pausedUntil = scheduler.now() + decision.delayMs;
       const superseded = queue.retry(call, decision.counted);
@@ -216,6 +204,7 @@ export function deliver<Ref>(
       notModified = false,
     ) => {
       queue.delivered(call, ref);
+      answer.shows(call.message);
       const report = () => subscriber.next(deliveredReport(call, warnings, notModified));
       if (!ledger) return settle(report);
       abortCall = undefined;
@@ -230,19 +219,36 @@ export function deliver<Ref>(
       occupy(written.value, () => settle(report), writeFailed);
     };
 
-    const fail = (call: QueuedCall, why: string, status?: number) => {
+    const fail = (call: QueuedCall, why: string, status?: number, permanent = false) => {
       queue.giveUp(call);
-      subscriber.next(failedReport(call, why, status));
+      answer.failed(permanent);
+      subscriber.next(failedReport(call, why, status, permanent));
     };
 
     const supersede = (edit: MessageEdit) =>
       subscriber.next({ type: 'superseded', message: edit.message, text: edit.text });
-
-    const take = (edit: MessageEdit) => {
-      const resumed = queue.takeResumed(edit.message);
-      if (resumed) subscriber.next(resumedReport(resumed));
-      const replaced = queue.push(edit);
+    const take = (step: MessageStep): void => {
+      if (step.op === 'end') return endAnswer(step.terminal, step.silent === true);
+      if (answer.ended || answer.halted) return;
+      const resumed = queue.takeResumed(step.message);
+      if (resumed) {
+        answer.shows(step.message);
+        subscriber.next(resumedReport(resumed));
+      }
+      answer.seen(step);
+      const replaced = queue.push(step);
       if (replaced) supersede(replaced);
+    };
+
+    // The answer ended: its notice (unless it completed) joins the queue, every message closes.
+    const endAnswer = (terminal: TerminalEvent, silent: boolean) => {
+      if (answer.ended) return;
+      const notice = answer.end(terminal, silent);
+      if (notice) {
+        const replaced = queue.push(notice);
+        if (replaced) supersede(replaced);
+      }
+      queue.closeAll();
     };
 
     if (ledger) {
@@ -252,8 +258,7 @@ export function deliver<Ref>(
         queue.restore(entries as LedgerEntry[]);
         const waiting = early!;
         early = undefined;
-        waiting.forEach(take);
-        pump();
+        (waiting.forEach(take), pump());
       };
       const unreadable = (thrown: unknown) => subscriber.error(ledgerUnreadable(key!, thrown));
       const read = attempt(() => ledger.read(key!));
@@ -276,6 +281,9 @@ export function deliver<Ref>(
       error(error) {
         sourceEnded = true;
         sourceError = { error };
+        const end: MessageEnd = { op: 'end', terminal: failedFromError(error) };
+        if (early) early.push(end);
+        else take(end);
         queue.closeAll();
         pump();
       },

@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
 import { durationOption, parseOptions, schedulerOption } from '../internal/options';
+import { defaultNotice, type NoticeText } from './answerOutcome';
 import type { DeliveryLedger, DeliveryTransport } from './types';
 
 /** Options of `deliver`. */
@@ -20,6 +21,12 @@ export interface DeliverOptions {
   ledger?: DeliveryLedger;
   /** The reply's name in the ledger (the stream id); required with `ledger`. */
   key?: string;
+  /**
+   * The one-line notice added to the chat when an answer did not complete: a function of the
+   * end's terminal and outcome returning markdown (or undefined for none), or `false` for no
+   * notice at all. @defaultValue `defaultNotice` ("⚠️ The answer was cut off.", "⏹ Stopped.", …)
+   */
+  notice?: false | NoticeText;
   /** Where the interval, backoff and retry-after timers run. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
@@ -40,6 +47,14 @@ const DeliverOptionsSchema = z
     backoffMs: z._default(durationOption, 500),
     ledger: z.optional(ledgerOption),
     key: z.optional(z.string().check(z.minLength(1))),
+    notice: z.optional(
+      z.union([
+        z.literal(false),
+        z.custom<NoticeText>((value) => typeof value === 'function', {
+          message: 'expected false or a function (terminal, outcome) => string | undefined',
+        }),
+      ]),
+    ),
     scheduler: schedulerOption,
   })
   .check(
@@ -52,6 +67,7 @@ const DeliverOptionsSchema = z
 /** The options with their defaults filled in. */
 export type ResolvedDeliverOptions = z.output<typeof DeliverOptionsSchema> & {
   minIntervalMs: number;
+  notice: false | NoticeText;
 };
 
 /** Validates the transport and the options; bad ones throw `invalid-options` at once. */
@@ -72,5 +88,9 @@ export function parseDeliverOptions(
     );
   }
   const settings = parseOptions('deliver', DeliverOptionsSchema, options);
-  return { ...settings, minIntervalMs: settings.minIntervalMs ?? transport.minIntervalMs ?? 0 };
+  return {
+    ...settings,
+    minIntervalMs: settings.minIntervalMs ?? transport.minIntervalMs ?? 0,
+    notice: settings.notice ?? defaultNotice,
+  };
 }

@@ -39,6 +39,11 @@ export interface DeliveryTransport<Ref = unknown> {
   readonly minIntervalMs?: number;
   /** The longest text one message may hold: what to give `toMessageEdits({ maxMessageChars })`. */
   readonly maxMessageChars?: number;
+  /**
+   * Aborted when the user stopped the answer (a platform's Stop button): an answer that then
+   * ends `incomplete` `aborted` is reported `stopped`, with the `⏹ Stopped.` notice.
+   */
+  readonly stopSignal?: AbortSignal;
 }
 
 /** A message's text went out as a new message. */
@@ -94,13 +99,18 @@ export interface SupersededReport {
   text: string;
 }
 
-/** A call failed for good: permanent, or `maxAttempts` used up. The next message goes on. */
+/**
+ * A call failed for good: `maxAttempts` used up (the next message goes on), or `permanent`
+ * (auth, chat not found, bot blocked: the answer's delivery ends, no further call).
+ */
 export interface DeliveryFailedReport {
   type: 'delivery-failed';
   message: number;
   op: 'send' | 'edit' | 'finish';
   text: string;
   attempts: number;
+  /** The platform refused for good: no further call was made for this answer. */
+  permanent?: true;
   error: { code: 'delivery-failed'; message: string; status?: number };
 }
 
@@ -113,7 +123,28 @@ export type DeliveryReport =
   | SupersededReport
   | DeliveryFailedReport
   | ResumedReport
-  | DeliveryWarningReport;
+  | DeliveryWarningReport
+  | AnswerReport;
+
+/** How an answer ended, as the chat shows it. */
+export type AnswerOutcome = 'completed' | 'incomplete' | 'failed' | 'stopped' | 'silent';
+
+/**
+ * The last report of every answer, once: how it ended (`outcome`, from the `end` step's
+ * terminal), `reason` (the incomplete reason or the failure's code), `error` (a failure's code
+ * and message), how many chat messages it has, and whether every call went through. Unless it
+ * `completed` or was `silent`, the chat already shows a notice.
+ */
+export interface AnswerReport {
+  type: 'answer';
+  outcome: AnswerOutcome;
+  reason?: string;
+  error?: { code: string; message: string; status?: number };
+  /** Chat messages that hold the answer (sent, or found in the ledger), the notice's included. */
+  messages: number;
+  /** False when a call failed for good: the chat may miss some of the answer or its notice. */
+  delivered: boolean;
+}
 
 /**
  * A reply's earlier delivery, found in the ledger: the first text this run saw for `message`

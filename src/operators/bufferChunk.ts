@@ -1,6 +1,7 @@
 import type { MonoTypeOperatorFunction, SchedulerLike, Subscription } from 'rxjs';
 import * as z from 'zod/mini';
 import { createIncrementalChunker } from '../chunking/blockChunker';
+import { blockOriginOf, recordBlockOrigin } from '../chunking/blockOrigin';
 import {
   MIN_ABOVE_MAX,
   chunkingOptionsShape,
@@ -109,8 +110,16 @@ export function bufferChunkStage(
 
     const emit = (blocks: ChunkBlock[]) => {
       for (let index = 0; index < blocks.length; index++) {
-        const { text, reason } = blocks[index];
-        subscriber.next({ type: 'block', text, seq: seq++, reason });
+        const block = blocks[index];
+        const event: StreamEvent = {
+          type: 'block',
+          text: block.text,
+          seq: seq++,
+          reason: block.reason,
+        };
+        const origin = blockOriginOf(block);
+        if (origin) recordBlockOrigin(event, origin);
+        subscriber.next(event);
       }
     };
     const cancelIdle = () => {

@@ -1,6 +1,6 @@
 import { concatMap, delay, lastValueFrom, of, tap, toArray } from 'rxjs';
 import { channel } from '../../../src/channels/channel';
-import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
+import { isMessageEdit, type MessageEdit } from '../../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
 import { deliver } from '../../../src/delivery/deliver';
 import {
@@ -43,7 +43,7 @@ async function deliverToDiscord(
         event.type === 'block' ? of(event).pipe(delay(blockGapMs)) : of(event),
       ),
       toMessageEdits({ maxMessageChars: transport.maxMessageChars, render }),
-      tap((edit) => planned.push(edit)),
+      tap((step) => isMessageEdit(step) && planned.push(step)),
       deliver(recorded, { backoffMs: 5 }),
       toArray(),
     ),
@@ -137,15 +137,23 @@ describeCorpus(
       expectCleanReports(reports, planned);
     });
 
-    it('reports a wrong token once per message, never printing it', async () => {
+    it('a wrong token makes one failed call for the whole answer, never printing it', async () => {
       api = await startFakeDiscordApi({ token: 'MTA-THE-RIGHT-SECRET', channels: [channelId] });
       const { reports } = await deliverToDiscord(longest.sse, api, {
         render: 'discord',
         blockGapMs: 0,
       });
       const failed = reports.filter((r) => r.type === 'delivery-failed');
-      expect(failed.length).toBeGreaterThanOrEqual(4);
-      expect(failed.every((r) => r.error.status === 401 && r.attempts === 1)).toBe(true);
+      expect(failed.map((r) => [r.message, r.error.status, r.attempts, r.permanent])).toEqual([
+        [0, 401, 1, true],
+      ]);
+      expect(api.requests.length).toBe(1);
+      expect(reports.at(-1)).toEqual({
+        type: 'answer',
+        outcome: 'completed',
+        messages: 0,
+        delivered: false,
+      });
       expect(JSON.stringify(reports)).not.toContain('SECRET');
     });
   },

@@ -1,6 +1,6 @@
 import { lastValueFrom, tap, toArray } from 'rxjs';
 import { channel } from '../../../src/channels/channel';
-import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
+import { isMessageEdit, type MessageEdit } from '../../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
 import { deliver } from '../../../src/delivery/deliver';
 import {
@@ -43,7 +43,7 @@ async function runPipeline(capture: Capture, slack: ReturnType<typeof slackTrans
     streamEvents(new Response(pacedBody(capture.sse, 4))).pipe(
       channel('slack', { minChars: 200, maxChars: 600 }),
       toMessageEdits({ maxMessageChars: slack.maxMessageChars }),
-      tap((edit) => edits.push(edit)),
+      tap((step) => isMessageEdit(step) && edits.push(step)),
       deliver(slack, { backoffMs: 2 }),
       toArray(),
     ),

@@ -1,6 +1,6 @@
 import { concatMap, delay, lastValueFrom, of, tap, toArray } from 'rxjs';
 import { channel } from '../../../src/channels/channel';
-import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
+import { isMessageEdit, type MessageEdit } from '../../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
 import { deliver } from '../../../src/delivery/deliver';
 import {
@@ -52,7 +52,7 @@ async function deliverToTeams(
         event.type === 'block' ? of(event).pipe(delay(blockGapMs)) : of(event),
       ),
       toMessageEdits({ maxMessageChars: transport.maxMessageChars }),
-      tap((edit) => planned.push(edit)),
+      tap((step) => isMessageEdit(step) && planned.push(step)),
       deliver(recorded, { backoffMs: 5 }),
       toArray(),
     ),

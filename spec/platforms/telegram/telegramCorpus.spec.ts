@@ -1,6 +1,16 @@
-import { concat, concatMap, from, ignoreElements, lastValueFrom, map, timer, toArray } from 'rxjs';
+import {
+  concat,
+  concatMap,
+  filter,
+  from,
+  ignoreElements,
+  lastValueFrom,
+  map,
+  timer,
+  toArray,
+} from 'rxjs';
 import { channel } from '../../../src/channels/channel';
-import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
+import { isMessageEdit, type MessageEdit } from '../../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
 import { deliver } from '../../../src/delivery/deliver';
 import {
@@ -24,6 +34,7 @@ async function planEdits(capture: Capture, format: TelegramTransportOptions['for
     streamEvents(new Response(capture.sse)).pipe(
       channel('telegram'),
       toMessageEdits({ maxMessageChars: limit, render: format }),
+      filter(isMessageEdit),
       toArray(),
     ),
   );
