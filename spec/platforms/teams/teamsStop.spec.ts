@@ -76,6 +76,14 @@ describe('Stop in Teams, end to end (fake model, fake Connector)', () => {
     expect(squeeze(pieces.join('')).startsWith(kept)).toBe(true);
     expect(kept.length).toBeLessThan(squeeze(pieces.join('')).length);
     expect(done.filter((report) => report.type === 'delivery-failed')).toEqual([]);
+    expect(message.text.endsWith('\n\n⏹ Stopped.')).toBe(true);
+    expect(done.at(-1)).toEqual({
+      type: 'answer',
+      outcome: 'stopped',
+      reason: 'aborted',
+      messages: 1,
+      delivered: true,
+    });
     // Nothing streamed into the cancelled message after the Stop but the one refused update.
     const refused = api.requests.filter((r) => r.status === 403);
     expect(refused).toHaveLength(1);
@@ -108,5 +116,11 @@ describe('Stop in Teams, end to end (fake model, fake Connector)', () => {
     expect(message).toMatchObject({ kind: 'stream', state: 'timed-out', updated: true });
     expect(squeeze(message.text)).toBe(squeeze(pieces.join('')));
     expect(done.filter((report) => report.type === 'delivery-failed')).toEqual([]);
+    expect(done.at(-1)).toEqual({
+      type: 'answer',
+      outcome: 'completed',
+      messages: 1,
+      delivered: true,
+    });
   });
 });

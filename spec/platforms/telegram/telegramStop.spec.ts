@@ -112,6 +112,14 @@ describe('Stop on a Telegram draft, end to end (fake model, fake Bot API)', () =
     expect(squeeze(whole).startsWith(kept)).toBe(true);
     expect(kept.length).toBeLessThan(squeeze(whole).length);
     expect(done.filter((report) => report.type === 'delivery-failed')).toEqual([]);
+    expect(message.text.endsWith('\n\n⏹ Stopped.')).toBe(true);
+    expect(done.at(-1)).toEqual({
+      type: 'answer',
+      outcome: 'stopped',
+      reason: 'aborted',
+      messages: 1,
+      delivered: true,
+    });
     // No draft of the stopped answer was written after the Stop.
     const stoppedAt = draftCalls().findIndex((call) => call.status === 400);
     expect(
@@ -143,6 +151,14 @@ describe('Stop on a Telegram draft, end to end (fake model, fake Bot API)', () =
     const [message] = api.chats.get('42')!;
     expect(squeeze(whole).startsWith(squeeze(message.text.split('⏹')[0]))).toBe(true);
     expect(done.filter((report) => report.type === 'delivery-failed')).toEqual([]);
+    expect(message.text.endsWith('\n\n⏹ Stopped.')).toBe(true);
+    expect(done.at(-1)).toEqual({
+      type: 'answer',
+      outcome: 'stopped',
+      reason: 'aborted',
+      messages: 1,
+      delivered: true,
+    });
   });
 
   it('drafts carry can_stop: the fake shows no Stop button otherwise', async () => {
