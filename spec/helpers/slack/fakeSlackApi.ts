@@ -11,8 +11,11 @@ export interface FakeSlackMessage {
   history: string[];
   /** Streams only: the `markdown_text` of its start, appends and stop, in order. */
   chunks?: string[];
-  /** Streams only: live, stopped by the app, or closed by the fake (its lifetime passed). */
-  stream?: 'streaming' | 'stopped' | 'expired';
+  /**
+   * Streams only: live, stopped by the app, closed by the fake (its lifetime passed), or stopped
+   * by the user's Stop button (`pressStop`).
+   */
+  stream?: 'streaming' | 'stopped' | 'expired' | 'stopped-by-user';
   /** Streams only: how many `chat.stopStream` calls it took (the right number is one). */
   stops?: number;
   startedAt?: number;
@@ -70,6 +73,10 @@ const POSTED_CHARS = 40000;
  *   here `streamLifetimeMs`. An append or stop after it, or after a stop, gets
  *   `message_not_in_streaming_state` (listed in the method's errors); an unknown ts
  *   `message_not_found`.
+ * - The Stop button of an agent session (reference/events/agent_session_stopped): `pressStop`
+ *   stops the thread's live streams and returns the `event_callback` Slack sends, with
+ *   `streaming_message_ts` listing them. Not documented, the fake's choice (DESIGN §21): a later
+ *   append or stop of such a stream answers `stopped_by_user`; `chat.update` of it works.
  * - `chat.postMessage` / `chat.update`: `no_text`, `msg_too_long` past 40,000 characters,
  *   `message_not_found`. Assumed, not documented: `chat.update` of a stream still live is
  *   `cant_update_message` (the app must stop it first).
@@ -182,8 +189,9 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
         if (appending && (typeof body.markdown_text !== 'string' || body.markdown_text === ''))
           return fail('invalid_arguments');
         if (tooLong(body.markdown_text, STREAM_CHARS)) return fail('msg_too_long');
-        if (streamState(message, now) !== 'streaming')
-          return fail('message_not_in_streaming_state');
+        const state = streamState(message, now);
+        if (state === 'stopped-by-user') return fail('stopped_by_user');
+        if (state !== 'streaming') return fail('message_not_in_streaming_state');
         const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
         message.chunks.push(text);
         message.text += text;
@@ -209,6 +217,25 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     channels,
     counts,
     rejected,
+    /** The user presses Stop in `threadTs`: its live streams stop; returns Slack's event. */
+    pressStop(channel: string, threadTs: string, user = 'U0STOPPER') {
+      const stopped = (channels.get(channel) ?? []).filter(
+        (m) => m.threadTs === threadTs && streamState(m, performance.now()) === 'streaming',
+      );
+      for (const message of stopped) message.stream = 'stopped-by-user';
+      return {
+        type: 'event_callback',
+        team_id: 'T0FAKE',
+        event: {
+          type: 'agent_session_stopped',
+          channel,
+          thread_ts: threadTs,
+          streaming_message_ts: stopped.map((m) => m.ts),
+          user,
+          event_ts: `${Math.floor(Date.now() / 1000)}.000200`,
+        },
+      };
+    },
     close: server.close,
   };
 }

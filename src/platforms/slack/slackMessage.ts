@@ -6,6 +6,7 @@ import { renderMarkdown } from '../../render/renderMarkdown';
 import { DeliveryError } from '../../delivery/errors';
 import type { TransportCall } from '../../delivery/types';
 import { callSlack, slackErrorOf, type SlackApiSettings, type SlackMethod } from './slackWebApi';
+import { SLACK_STOPPED_BY_USER } from './stop';
 
 /**
  * One Slack message holding a piece of a chat message. `streaming`: a live stream; `stopped`: a
@@ -51,6 +52,8 @@ export interface SlackMessageSettings {
   format: 'slack' | 'plain';
   /** Called when Slack says this chat cannot stream (missing recipient ids). */
   disableStreams(): void;
+  /** Called when Slack says the user stopped the stream (`stopped_by_user`). */
+  onUserStop?(): void;
 }
 
 /** The longest text `chat.postMessage` / `chat.update` take before `msg_too_long`. */
@@ -84,7 +87,9 @@ export async function applyText(
       return await streamSuffix(settings, api, ref, edit.text.slice(streamed.length), final);
     } catch (error) {
       const code = slackErrorOf(error);
-      if (code === 'message_not_in_streaming_state') {
+      if (code === SLACK_STOPPED_BY_USER) settings.onUserStop?.();
+      if (code === 'message_not_in_streaming_state' || code === SLACK_STOPPED_BY_USER) {
+        // Slack ended the stream (its lifetime, or the user's Stop): the message is updated.
         const live = ref.parts.find((part) => part.state === 'streaming');
         if (live) live.state = 'expired';
         ref.mode = 'update';
@@ -217,7 +222,8 @@ async function stopStreamOrExpired(api: Api, part: SlackPart): Promise<void> {
     // A posted message was never a stream (Slack: message_not_found for stream methods); a
     // message that is truly gone fails the chat.update that follows.
     const code = slackErrorOf(error);
-    if (code !== 'message_not_in_streaming_state' && code !== 'message_not_found') throw error;
+    const ended = code === 'message_not_in_streaming_state' || code === SLACK_STOPPED_BY_USER;
+    if (!ended && code !== 'message_not_found') throw error;
     part.state = 'expired';
   }
 }

@@ -7,6 +7,7 @@ import { parseOptions, schedulerOption } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 /** Options of {@link slackTransport}. */
 export interface SlackTransportOptions {
@@ -84,6 +85,10 @@ const KEPT_FINISHED = 64;
  * `finish` and its message limit.
  */
 export interface SlackTransport extends DeliveryTransport<string> {
+  /** {@link StopControl.stopSignal}: aborted by the user's Stop. */
+  readonly stopSignal: AbortSignal;
+  /** {@link StopControl.stop}: the bot's own Stop. */
+  stop(reason?: string): void;
   send(edit: MessageEdit, call: TransportCall): Promise<string>;
   edit(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
   /** Stops the message's stream with its final text (posted messages: a last update if needed). */
@@ -121,6 +126,10 @@ export interface SlackTransport extends DeliveryTransport<string> {
  *   `chat.update` writes the whole text. A text over 12,000 characters spanned several Slack
  *   messages of which only the newest ts is known: a permanent failure, never a rewrite that
  *   would show the earlier parts twice. (A stream continued only for its age is not seen.)
+ * - The user's Stop (the `agent_session_stopped` event, read by `slackStopOf`: the bot
+ *   calls `stop()`; or a stream call answered `stopped_by_user`) aborts `stopSignal` (give it to
+ *   the model's `fetch`); the stopped message is then updated (`chat.update`) with its final text,
+ *   the partial answer and `deliver`'s stop notice.
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
@@ -145,6 +154,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     );
   }
   let streams = mode !== 'update' && threadTs !== undefined;
+  const control = createStopControl();
   const messageSettings = {
     api: { token, base: apiBase.replace(/\/+$/, ''), fetch: settings.fetch ?? globalThis.fetch },
     channel: settings.channel,
@@ -156,6 +166,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     streamChars: SLACK_LIMITS.streamChars,
     format: settings.format,
     disableStreams: () => (streams = false),
+    onUserStop: () => control.stop('The user pressed Stop in Slack.'),
   };
   // Each message's state under the ts of every Slack message it spans (deliver may hand back an
   // older ts when a call failed after a stream was continued). Finished messages stay (a text
@@ -210,6 +221,8 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   };
 
   return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     minIntervalMs: settings.minIntervalMs,
     maxMessageChars: streams ? SLACK_LIMITS.streamChars : SLACK_LIMITS.postedChars,
     async send(edit, call) {
