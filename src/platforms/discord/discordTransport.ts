@@ -8,6 +8,7 @@ import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
 import { postJson, scrub } from '../../delivery/httpCall';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 /** Discord's limit for a message's `content`, in characters (`platformLimits.discord`). */
 export const DISCORD_MAX_MESSAGE_CHARS = discordLimits.maxMessageChars;
@@ -42,14 +43,15 @@ export interface DiscordMessageRef {
 }
 
 /** A transport with the message lifecycle: `finish` and the limit `toMessageEdits` should use. */
-export type DiscordTransport = DeliveryTransport<DiscordMessageRef> & {
-  finish(
-    ref: DiscordMessageRef,
-    edit: MessageEdit,
-    call: TransportCall,
-  ): Promise<DiscordMessageRef>;
-  readonly maxMessageChars: number;
-};
+export type DiscordTransport = DeliveryTransport<DiscordMessageRef> &
+  StopControl & {
+    finish(
+      ref: DiscordMessageRef,
+      edit: MessageEdit,
+      call: TransportCall,
+    ): Promise<DiscordMessageRef>;
+    readonly maxMessageChars: number;
+  };
 
 const DiscordError = z.looseObject({
   message: z.optional(z.string()),
@@ -74,6 +76,9 @@ const DiscordMessage = z.looseObject({ id: z.string() });
  * - `edit.rendered` in `discord` format is sent as is; an edit without `rendered` is rendered
  *   for Discord here. A text over 2000 characters continues in further messages (never
  *   truncated); the reference lists them all, and later texts edit each one that changed.
+ * - Discord has no Stop button of its own: the bot's Stop (a `/stop` command, a button on the
+ *   message) calls `stop()`, which aborts `stopSignal` (give it to the model's `fetch`); the
+ *   message keeps its partial text and `deliver`'s stop notice.
  * - 401, 403, 404 (unknown channel or message) and other 4xx are permanent; 5xx and network
  *   failures are retried. The token never appears in an error.
  *
@@ -176,7 +181,10 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
 
+  const control = createStopControl();
   return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
     async send(edit, context) {
       const pieces = discordPieces(edit);
