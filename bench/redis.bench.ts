@@ -220,7 +220,7 @@ async function main(): Promise<void> {
         `| appended events/s | ${Math.round(r.appended / (r.elapsedMs / 1000))} |\n` +
         `| delivered events/s (all followers) | ${Math.round(deliveries / (r.elapsedMs / 1000))} |\n` +
         `| append → follower latency p50 / p99 / max | ${percentile(r.latencies, 50).toFixed(1)} / ${percentile(r.latencies, 99).toFixed(1)} / ${r.latencies.at(-1)?.toFixed(1)} ms |\n` +
-        `| Redis connections used (peak, the bench's observer aside) | ${r.peakConnections} (${1 + FOLLOWERS} user clients + ${FOLLOWERS} follow connections) |\n` +
+        `| Redis connections used (peak, the bench's observer aside) | ${r.peakConnections} (${1 + FOLLOWERS} user clients + ${FOLLOWERS} follow connections + 1 recorders' heartbeat connection) |\n` +
         `| connections left after close | ${r.leftOver} |\n` +
         `| every follower got exactly the producer's events | ${r.exact ? '✓' : '✗'} |\n` +
         `| producer SIGKILLed → followers get producer-lost (3 runs) | ${lost.map((ms) => ms.toFixed(0)).join(', ')} ms (bound: 3 × heartbeatMs = ${3 * HEARTBEAT_MS} ms) |\n`,

@@ -22,7 +22,8 @@
  * - `invalid-options`: an operator or function was given options it cannot use.
  * - `incomplete-turn`: a turn carried nothing a user could receive (see `assertTurn`).
  * - `stream-exists`: an event log already holds a stream under that id (recordTo).
- * - `unknown-stream`: an event log holds no stream under that id (followLog).
+ * - `unknown-stream`: an event log holds no stream under that id (`log.read`).
+ * - `stream-not-found`: no stream appeared under that id within followLog's `startTimeoutMs`.
  * - `invalid-last-event-id`: a resume position (`Last-Event-ID`) that is not a whole number
  *   within the stream.
  * - `producer-lost`: the process recording a stream stopped refreshing its liveness key
@@ -47,6 +48,7 @@ export type ErrorCode =
   | 'incomplete-turn'
   | 'stream-exists'
   | 'unknown-stream'
+  | 'stream-not-found'
   | 'invalid-last-event-id'
   | 'producer-lost'
   | 'log-unavailable'
@@ -72,6 +74,8 @@ export type ErrorCode =
  *   the platform may have acted on the first try (a `deliver` warning report).
  * - `ledger-write-failed`: a chat call went through but the delivery ledger did not record it
  *   (a `deliver` warning report).
+ * - `tool-input-invalid`: a tool call's streamed input stopped being JSON; no more partial
+ *   views of it (partialToolInput). Its `tool-call` still says why.
  */
 export type WarningCode =
   | 'unknown-field'
@@ -86,7 +90,8 @@ export type WarningCode =
   | 'invalid-event'
   | 'plain-text-fallback'
   | 'possible-duplicate'
-  | 'ledger-write-failed';
+  | 'ledger-write-failed'
+  | 'tool-input-invalid';
 
 /** Context an LlmRxError may carry besides its code and message. */
 export interface LlmRxErrorContext {

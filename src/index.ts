@@ -83,6 +83,8 @@ export { normalizeReasoning } from './operators/normalizeReasoning';
 export type { NormalizeReasoningOptions } from './operators/normalizeReasoning';
 export { sortByIndex } from './operators/sortByIndex';
 export type { SortByIndexOptions } from './operators/sortByIndex';
+export { partialToolInput } from './operators/partialToolInput';
+export type { PartialToolInputOptions } from './operators/partialToolInput';
 export { monotonicText } from './operators/monotonicText';
 export { suppressSilent } from './operators/suppressSilent';
 export type { SuppressSilentOptions } from './operators/suppressSilent';
@@ -102,6 +104,10 @@ export type {
   BlockReason,
   ChunkBlock,
 } from './chunking/blockChunker';
+
+// Partial JSON: the incremental parser behind partialToolInput (pure, no RxJS)
+export { createPartialJsonParser } from './json/partialJson';
+export type { PartialJsonError, PartialJsonParser } from './json/partialJson';
 
 // Channels
 export { channel } from './channels/channel';
@@ -183,13 +189,23 @@ export { DeliveryError } from './delivery/errors';
 export { memoryLedger } from './delivery/memoryLedger';
 export type { DeliveryErrorContext } from './delivery/errors';
 export { telegramTransport } from './platforms/telegram/telegramTransport';
+export { createTelegramBot } from './platforms/telegram/telegramBot';
+export type {
+  TelegramBot,
+  TelegramBotOptions,
+  TelegramBotTransportOptions,
+} from './platforms/telegram/telegramBot';
+export { createCallBudget, createCallGate } from './delivery/callBudget';
+export type { CallBudget, CallGate } from './delivery/callBudget';
 export type {
   TelegramRef,
   TelegramTransport,
   TelegramTransportOptions,
 } from './platforms/telegram/telegramTransport';
+export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
 export type {
   DiscordMessageRef,

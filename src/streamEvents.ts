@@ -8,7 +8,7 @@ import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
 import { createGeminiDecoder } from './providers/gemini';
 import type { Emit, WireDecoder } from './providers/decoder';
-import { excerpt } from './source/excerpt';
+import { excerpt, looksLikeHtml } from './source/excerpt';
 import {
   detectWireFormat,
   isEventStreamContentType,
@@ -214,7 +214,10 @@ export function streamEvents(
             if (messages === 0 && firstIgnoredLine !== undefined) {
               emit(
                 unexpectedBody(
-                  `The body is not an event stream: it began ${excerpt(firstIgnoredLine)}`,
+                  // Markup never goes into a message a browser or a chat shows.
+                  looksLikeHtml(firstIgnoredLine)
+                    ? 'The body is not an event stream: it is an HTML page'
+                    : `The body is not an event stream: it began ${excerpt(firstIgnoredLine)}`,
                 ),
               );
               return subscriber.complete();

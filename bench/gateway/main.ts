@@ -1,15 +1,18 @@
 // `npm run bench:gateway`: what a gateway pays per conversation at the pace models stream.
 //   LLMRX_CORPUS_DIR=../shared/fixtures/real npm run bench:gateway
-// Three paths, each for a bounded ladder of N concurrent conversations (GATEWAY_N=10,50,…):
-//   bot (llm-rx):  streamEvents → channel('telegram') → toMessageEdits(render) → deliver(telegramTransport)
+// The paths, each for a bounded ladder of N concurrent conversations (GATEWAY_N=10,50,…):
+//   bot (llm-rx live / blocks): streamEvents → channel('telegram', { live }) →
+//                  toMessageEdits(render) → deliver(createTelegramBot(…).transport(chat))
 //   bot (Chat SDK): the same decoded text → @chat-adapter/telegram's stream (post + edit)
+//   bot (grammY stream): the same decoded text → @grammyjs/stream's streamMessage (drafts)
+// The fake Bot API enforces 1 call/s per chat and 30 calls/s per token strictly.
 //   web (llm-rx):  streamEvents → recordTo(redisEventLog) → followLog (a second client and log)
 //                  → toSseResponse → an HTTP client
 // The model provider, the fake Bot API and the web clients run in a child process (world.ts),
 // so the CPU measured here (process.cpuUsage around a run ÷ deltas) is the gateway's; lags are
 // timed there, send and visibility on one clock. Then a paced Redis load (pacedRedis.ts).
 // Loopback only; exit 1 when llm-rx loses a reply, a run passes its time bound, or the Redis
-// followers differ. Also: GATEWAY_PATHS=floor,bot,chat-sdk,web,redis (a subset),
+// followers differ. Also: GATEWAY_PATHS=floor,bot-live,bot,chat-sdk,grammy,web,redis (a subset),
 // GATEWAY_PACE_MS (25), GATEWAY_TIMEOUT_S (900), GATEWAY_DEBUG=1 (the messages of a reply not
 // whole, on stderr).
 
@@ -18,7 +21,14 @@ import { join } from 'node:path';
 import { redisEventLog } from '../../src/redis';
 import { connectClient, findRedisServer, startRedisServer } from '../../spec/helpers/redisServer';
 import { reportPacedRedis } from './pacedRedis';
-import { runChatSdk, runLlmRxBot, runReadFloor, WebNode, type RunTarget } from './paths';
+import {
+  runChatSdk,
+  runGrammyStream,
+  runLlmRxBot,
+  runReadFloor,
+  WebNode,
+  type RunTarget,
+} from './paths';
 import { loadReplies } from './replies';
 import { quantile } from './visibility';
 import type { RunResult, WorldAnswer, WorldRequest } from './world';
@@ -33,8 +43,10 @@ const TOKEN = '123456:bench-token';
 const WARMUP_N = 5;
 const PATH_KEYS: Record<string, string> = {
   'read floor': 'floor',
-  'bot llm-rx': 'bot',
+  'bot llm-rx live': 'bot-live',
+  'bot llm-rx blocks': 'bot',
   'bot Chat SDK': 'chat-sdk',
+  'bot grammY stream': 'grammy',
   'web llm-rx': 'web',
 };
 const ONLY = process.env.GATEWAY_PATHS?.split(',');
@@ -119,8 +131,10 @@ async function main() {
   let failed = false;
   const paths = [
     { path: 'read floor', bot: true },
-    { path: 'bot llm-rx', bot: true },
+    { path: 'bot llm-rx live', bot: true },
+    { path: 'bot llm-rx blocks', bot: true },
     { path: 'bot Chat SDK', bot: true },
+    { path: 'bot grammY stream', bot: true },
     ...(web ? [{ path: 'web llm-rx', bot: false }] : []),
   ].filter(({ path }) => !ONLY || ONLY.includes(PATH_KEYS[path]));
   for (const { path, bot } of paths) {
@@ -142,11 +156,13 @@ async function main() {
       const work =
         path === 'read floor'
           ? runReadFloor(target)
-          : path === 'bot llm-rx'
-            ? runLlmRxBot(target, botApiBase, TOKEN)
+          : path === 'bot llm-rx live' || path === 'bot llm-rx blocks'
+            ? runLlmRxBot(target, botApiBase, TOKEN, path === 'bot llm-rx live')
             : path === 'bot Chat SDK'
               ? runChatSdk(target, botApiBase, TOKEN)
-              : web!.run(target, recorderLog!);
+              : path === 'bot grammY stream'
+                ? runGrammyStream(target, botApiBase, TOKEN)
+                : web!.run(target, recorderLog!);
       let timer: NodeJS.Timeout | undefined;
       const failures = await Promise.race([
         work,
@@ -180,13 +196,15 @@ async function main() {
       rows.push(row);
       console.log(formatRow(row));
       if (path === 'read floor') continue; // nothing is shown: no lag, no ladder bound
-      if (path !== 'bot Chat SDK' && result.whole < result.replies) failed = true;
+      if (path.startsWith('bot llm-rx') && result.whole < result.replies) failed = true;
       if (failures.some((f) => f.startsWith('timed out'))) failed = true;
       // The ladder stops once the gateway no longer keeps up (a bigger N only queues more): the
       // median update past the bound, a reply not whole, or a failure. (The p99 of the bot
       // paths includes Telegram's pacing of one call per second per chat.)
+      // Bot paths are paced by Telegram (1 call/s per chat): their lag is not the gateway's, so
+      // only a reply not whole stops their ladder.
       const keptUp =
-        quantile(result.updateLags, 0.5) < LAG_BOUND_MS && result.whole === result.replies;
+        (bot || quantile(result.updateLags, 0.5) < LAG_BOUND_MS) && result.whole === result.replies;
       if (!keptUp || failures.length > 0) break;
     }
   }
@@ -245,10 +263,11 @@ function formatRow(row: Row): string {
       : `${result.whole}/${result.replies}${result.notWhole ? ` (not: ${result.notWhole})` : ''}`;
   const api =
     row.path !== 'read floor' && result.botApi
-      ? ` | ${result.botApi.requests} calls, ${result.botApi.rateLimited} × 429`
-      : ' | —';
+      ? ` | ${result.botApi.rateLimited} | ${(result.botApi.requests / result.replies).toFixed(1)}`
+      : ' | — | —';
+  const f = result.firstVisible;
   return (
-    `| ${row.path} | ${row.n} | ${row.cpuUsPerDelta.toFixed(1)} | ${row.netUsPerDelta.toFixed(1)} | ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} | ` +
+    `| ${row.path} | ${row.n} | ${ms(quantile(f, 0.5))} / ${ms(quantile(f, 0.99))} | ${row.cpuUsPerDelta.toFixed(1)} | ${row.netUsPerDelta.toFixed(1)} | ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} | ` +
     `${ms(quantile(u, 0.5))} / ${ms(quantile(u, 0.99))} | ${whole} ` +
     `${api} | ${row.wallS.toFixed(1)} | ${row.load}${row.failures.length ? ` | ${row.failures.length} failures: ${row.failures[0]}` : ''} |`
   );
@@ -256,8 +275,8 @@ function formatRow(row: Row): string {
 
 function table(rows: readonly Row[]): string {
   return [
-    '| path | N | CPU µs per delta | net of idle | delta lag p50 / p99 ms | update lag p50 / p99 ms | replies whole | Bot API | wall s | uptime |',
-    '|---|---:|---:|---:|---:|---:|---:|---|---:|---|',
+    '| path | N | first visible text p50 / p99 ms | CPU µs per delta | net of idle | delta lag p50 / p99 ms | update lag p50 / p99 ms | replies whole | 429s | calls per reply | wall s | uptime |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(formatRow),
   ].join('\n');
 }

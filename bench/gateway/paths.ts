@@ -8,7 +8,7 @@ import { Observable, filter, lastValueFrom, tap } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import { deliver } from '../../src/delivery/deliver';
-import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
+import { createTelegramBot } from '../../src/platforms/telegram/telegramBot';
 import type { StreamEvent } from '../../src/events';
 import type { EventLog } from '../../src/relay/log/eventLog';
 import { followLog } from '../../src/relay/log/followLog';
@@ -40,16 +40,31 @@ export async function runReadFloor(target: RunTarget): Promise<string[]> {
   return [];
 }
 
-/** llm-rx: streamEvents → channel('telegram') → toMessageEdits(render) → deliver(telegramTransport). */
-export async function runLlmRxBot(target: RunTarget, botApiBase: string, token: string) {
+/**
+ * llm-rx: streamEvents → channel('telegram', live?) → toMessageEdits(render) →
+ * deliver(bot.transport(chat)), every reply on one createTelegramBot (one budget per chat, one
+ * for the token). `live`: small blocks within 250 ms, joined with no separator; else the
+ * preset's blocks of 800-4096 characters.
+ */
+export async function runLlmRxBot(
+  target: RunTarget,
+  botApiBase: string,
+  token: string,
+  live: boolean,
+) {
   const failures: string[] = [];
+  const bot = createTelegramBot({ token, apiBase: botApiBase });
   await Promise.all(
     Array.from({ length: target.n }, async (_, i) => {
       const events$ = await providerStream(target, i);
       const reports = events$.pipe(
-        channel('telegram'),
-        toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }),
-        deliver(telegramTransport({ token, chatId: 1000 + i, apiBase: botApiBase })),
+        channel('telegram', live ? { live: true } : {}),
+        toMessageEdits({
+          maxMessageChars: 4096,
+          render: 'telegram',
+          ...(live ? { separator: '' } : {}),
+        }),
+        deliver(bot.transport(1000 + i)),
       );
       await lastValueFrom(
         reports.pipe(
@@ -59,6 +74,37 @@ export async function runLlmRxBot(target: RunTarget, botApiBase: string, token: 
         ),
         { defaultValue: undefined },
       );
+    }),
+  );
+  return failures;
+}
+
+/**
+ * grammY's stream plugin: `streamApi(bot.api.raw).streamMessage(chat, draftId, textStream)`
+ * (drafts while it streams, sendMessage at the end), with a 429 waited and retried as the
+ * plugin's docs ask (the auto-retry plugin's rule, written here: it is not installed).
+ */
+export async function runGrammyStream(target: RunTarget, botApiBase: string, token: string) {
+  const { Bot } = (await import('grammy')) as any;
+  const { streamApi } = (await import('@grammyjs/stream')) as any;
+  const bot = new Bot(token, { client: { apiRoot: botApiBase } });
+  bot.api.config.use(async (prev: any, method: string, payload: unknown, signal: unknown) => {
+    for (let attempt = 0; ; attempt++) {
+      const result = await prev(method, payload, signal);
+      if (result.ok || result.error_code !== 429 || attempt >= 20) return result;
+      const seconds = result.parameters?.retry_after ?? 1;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  });
+  const api = streamApi(bot.api.raw);
+  const failures: string[] = [];
+  await Promise.all(
+    Array.from({ length: target.n }, async (_, i) => {
+      try {
+        await api.streamMessage(1000 + i, i + 1, textDeltas(await providerStream(target, i)));
+      } catch (error) {
+        failures.push(`${i}: ${String(error)}`);
+      }
     }),
   );
   return failures;

@@ -32,6 +32,8 @@ export interface RunResult {
   notWhole?: string;
   deltaLags: number[];
   updateLags: number[];
+  /** per reply: from its first delta's send to the first of its text on screen (ms) */
+  firstVisible: number[];
   deltas: number;
   botApi?: { requests: number; rateLimited: number; notModified: number };
 }
@@ -94,8 +96,11 @@ async function startBotApi(): Promise<FakeBotApi> {
   const shown = new Map<string, Map<number, string>>();
   return startFakeBotApi({
     token,
-    // Telegram: "avoid sending more than one message per second" in one chat.
+    // Telegram: "avoid sending more than one message per second" in one chat, and about 30
+    // messages a second per bot: both enforced strictly (429 with retry_after past them).
     minIntervalMs: 1000,
+    tokenMaxCalls: 30,
+    tokenWindowMs: 1000,
     maxRequests: 1_000_000,
     onShown: (chat, message) => {
       const i = Number(chat) - 1000;
@@ -135,6 +140,7 @@ function follow(webBase: string, run: number, i: number): void {
 function result(): RunResult {
   const deltaLags: number[] = [];
   const updateLags: number[] = [];
+  const firstVisible: number[] = [];
   let whole = 0;
   let notWhole: string | undefined;
   let deltas = 0;
@@ -143,6 +149,9 @@ function result(): RunResult {
     deltaLags.push(...lags.delta);
     updateLags.push(...lags.update);
     deltas += trace.sentAt.length;
+    if (trace.shown.length > 0 && trace.sentAt[0] !== undefined) {
+      firstVisible.push(trace.shown[0][0] - trace.sentAt[0]);
+    }
     if (trace.whole) whole++;
     else
       notWhole ??= `${replyOf(i).name} (stream ${i}: ${trace.shown.at(-1)?.[1] ?? 0} of ${trace.letters.length} letters)`;
@@ -166,6 +175,7 @@ function result(): RunResult {
     notWhole,
     deltaLags,
     updateLags,
+    firstVisible,
     deltas,
     botApi: counts && {
       requests: counts.requests,

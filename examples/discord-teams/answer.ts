@@ -24,8 +24,12 @@ export function answerInDiscord(
   const discord = discordTransport(options);
   return lastValueFrom(
     streamEvents(response).pipe(
-      channel('discord'), // blocks of 1500-2000 characters
-      toMessageEdits({ maxMessageChars: discord.maxMessageChars, render: 'discord' }),
+      channel('discord', { live: true }), // live: whole words as they come (≤ 250 ms)
+      toMessageEdits({
+        maxMessageChars: discord.maxMessageChars,
+        separator: '',
+        render: 'discord',
+      }),
       deliver(discord),
       toArray(),
     ),
@@ -56,8 +60,8 @@ export function answerInTeams(
   });
   return lastValueFrom(
     streamEvents(response).pipe(
-      channel('msteams'),
-      toMessageEdits({ maxMessageChars: teams.maxMessageChars }),
+      channel('msteams', { live: true }),
+      toMessageEdits({ maxMessageChars: teams.maxMessageChars, separator: '' }),
       deliver(teams),
       toArray(),
     ),

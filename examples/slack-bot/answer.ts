@@ -30,8 +30,8 @@ export async function answerInSlack(
   });
   return lastValueFrom(
     streamEvents(response).pipe(
-      channel('slack'),
-      toMessageEdits({ maxMessageChars: slack.maxMessageChars }), // 12,000 while streaming
+      channel('slack', { live: true }),
+      toMessageEdits({ maxMessageChars: slack.maxMessageChars, separator: '' }), // 12,000 while streaming
       deliver(slack),
       toArray(),
     ),

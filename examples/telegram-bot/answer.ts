@@ -3,10 +3,10 @@ import { channel, deliver, streamEvents, telegramTransport, toMessageEdits } fro
 import type { DeliveryReport, TelegramTransportOptions } from '../../src/index';
 
 /**
- * Answers one Telegram message with the model's streamed `response`. In a private chat
- * (`chatId` > 0) the user watches a live draft, persisted as a message when it is final; in a
- * group the bot sends a message and edits it. Resolves with the delivery reports once the last
- * call settled. `options`: `{ token, chatId }`, and `format: 'telegram-rich'` for Rich Messages.
+ * Answers one Telegram message with the model's streamed `response`: the bot sends a message
+ * with the first words and edits it as the model writes (`mode: 'auto'` drafts it in a private
+ * chat instead). Resolves with the delivery reports once the last call settled. `options`:
+ * `{ token, chatId }` (or `{ client: bot.api, chatId }`), and `format: 'telegram-rich'`.
  */
 export async function answerInTelegram(
   response: Response,
@@ -17,8 +17,8 @@ export async function answerInTelegram(
   try {
     return await lastValueFrom(
       streamEvents(response).pipe(
-        channel('telegram'), // reasoning dropped, blocks of 800-4096 characters
-        toMessageEdits({ maxMessageChars: bot.maxMessageChars, render }),
+        channel('telegram', { live: true }), // live: whole words as they come (≤ 250 ms), reasoning dropped
+        toMessageEdits({ maxMessageChars: bot.maxMessageChars, separator: '', render }),
         deliver(bot), // one call at a time, paced, retried; every final text persisted
         toArray(),
       ),

@@ -51,7 +51,13 @@ const platforms: Array<[string, () => Promise<Platform>]> = [
       const api = await startFakeBotApi({ token, minIntervalMs: 0 });
       return {
         transport: () =>
-          telegramTransport({ token, chatId, apiBase: api.apiBase, minIntervalMs: 2 }),
+          telegramTransport({
+            token,
+            chatId,
+            apiBase: api.apiBase,
+            minIntervalMs: 2,
+            mode: 'auto',
+          }),
         persisted: () => (api.chats.get(String(chatId)) ?? []).map((m) => m.text),
         openText: () => api.draftOf(String(chatId))?.text,
         close: api.close,

@@ -93,7 +93,7 @@ describeWithChromium('useChat example in headless Chromium', (executablePath) =>
     await server?.close();
   });
 
-  it('two questions, two answers; a reload mid-answer resumes it without repeating; Stop aborts without an error', async () => {
+  it('two questions, two answers; a reload mid-answer resumes it without repeating; Stop stops the model, and a reload shows the stopped answer', async () => {
     const [first, second, third] = await Promise.all([answerText(1), answerText(2), answerText(3)]);
     expect(first).not.toBe(second);
     expect(second.length).toBeGreaterThan(500);
@@ -138,21 +138,42 @@ describeWithChromium('useChat example in headless Chromium', (executablePath) =>
     ]);
     expect(resumed.error).toBeNull();
 
-    // Question 3, stopped mid-answer: aborted, the text so far kept, no error shown.
+    // Question 3, stopped mid-answer: the page's Stop calls the server's stop route, which
+    // aborts the model request; the text so far is kept, no error shown.
+    expect(server.modelAborted()).toBe(0);
     const stopped = server.holdNextAnswer(70);
     await ask(page, 'And with RxJS?');
     await stopped.reached;
     await waitForText(page, 6, 1);
     await page.click('#stop');
-    await waitForOutcome(page, 'aborted');
+    await waitForOutcome(page, 'stopped');
     const afterStop = await shown(page);
     await page.screenshot({ path: join(ARTIFACTS, 'use-chat-stopped.png'), fullPage: true });
-    stopped.open(); // the recording finishes on its own
     expect(afterStop.messages).toHaveLength(6);
     expect(third.startsWith(afterStop.messages[5].text)).toBe(true);
     expect(afterStop.messages[5].text.length).toBeLessThan(third.length);
     expect(afterStop.status).toBe('ready');
     expect(afterStop.error).toBeNull();
+    // The model saw its request closed: the stop reached the provider, not only the page.
+    for (let i = 0; i < 100 && server.modelAborted() === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(server.modelAborted()).toBe(1);
+    stopped.open(); // nothing goes on: the model's body was cancelled with its request
+
+    // A reload after the stop: the stopped answer as it was, and a stopped state — never the
+    // whole answer.
+    await page.reload();
+    await waitForText(page, 6, afterStop.messages[5].text.length);
+    await waitForOutcome(page, 'stopped');
+    const reloaded = await shown(page);
+    await page.screenshot({
+      path: join(ARTIFACTS, 'use-chat-stopped-reloaded.png'),
+      fullPage: true,
+    });
+    expect(reloaded.messages[5]).toEqual(afterStop.messages[5]);
+    expect(reloaded.messages).toHaveLength(6);
+    expect(reloaded.error).toBeNull();
 
     await page.close();
     expect(pageErrors).toEqual([]);

@@ -66,7 +66,15 @@ export async function startFakeJsonServer(
       let body: unknown;
       try {
         // A request without a body (DELETE) has `undefined` for one.
-        body = size === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const raw = Buffer.concat(chunks).toString('utf8');
+        // Slack's Web API also takes form bodies (what @slack/web-api's WebClient sends); its
+        // fields are strings, "true" / "false" read as booleans.
+        body =
+          size === 0
+            ? undefined
+            : /x-www-form-urlencoded/.test(req.headers['content-type'] ?? '')
+              ? formFields(raw)
+              : JSON.parse(raw);
       } catch {
         return reply({ status: 400, body: { ok: false, description: 'Bad Request: not JSON' } });
       }
@@ -99,4 +107,13 @@ export async function startFakeJsonServer(
         server.closeAllConnections();
       }),
   };
+}
+
+/** A form body's fields, "true" / "false" as booleans (as Slack reads them). */
+function formFields(raw: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    fields[key] = value === 'true' ? true : value === 'false' ? false : value;
+  }
+  return fields;
 }

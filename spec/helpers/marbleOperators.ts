@@ -6,6 +6,7 @@ import { bufferChunk } from '../../src/operators/bufferChunk';
 import { retryStream } from '../../src/operators/retryStream';
 import { normalizeReasoning } from '../../src/operators/normalizeReasoning';
 import { sortByIndex } from '../../src/operators/sortByIndex';
+import { partialToolInput } from '../../src/operators/partialToolInput';
 import { monotonicText } from '../../src/operators/monotonicText';
 import { suppressSilent } from '../../src/operators/suppressSilent';
 import { handleEvents, type EventHandler } from '../../src/operators/handleEvents';
@@ -90,6 +91,7 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   // args are its options; the idle timer runs on the test scheduler.
   bufferChunk: (options, scheduler) => bufferChunk({ ...(options as any), scheduler }),
   sortByIndex: (options, scheduler) => sortByIndex({ ...options, scheduler }),
+  partialToolInput: (options, scheduler) => partialToolInput({ ...options, scheduler }),
   // No options, no timers.
   monotonicText: () => monotonicText(),
   // No options, no timers.

@@ -25,6 +25,10 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
   ensureTerminal: { typo: 'idleTimeout', call: (o) => api.ensureTerminal({ deadlineMs: 5, ...o }) },
   normalizeReasoning: { typo: 'tag', call: (o) => api.normalizeReasoning(o) },
   sortByIndex: { typo: 'window', call: (o) => api.sortByIndex({ windowMs: 5, ...o }) },
+  partialToolInput: {
+    typo: 'interval',
+    call: (o) => api.partialToolInput({ intervalMs: 5, ...o }),
+  },
   suppressSilent: { typo: 'token', call: (o) => api.suppressSilent(o) },
   bufferChunk: {
     typo: 'idle',
@@ -46,6 +50,14 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
   telegramTransport: {
     typo: 'chat_id',
     call: (o) => api.telegramTransport({ token: 't', chatId: 1, ...o } as never),
+  },
+  createTelegramBot: {
+    typo: 'maxPerSec',
+    call: (o) => api.createTelegramBot({ token: 't', ...o } as never),
+  },
+  'createTelegramBot().transport': {
+    typo: 'chat_id',
+    call: (o) => api.createTelegramBot({ token: 't' }).transport(1, o as never),
   },
   discordTransport: {
     typo: 'channel',
@@ -155,6 +167,21 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     });
   }
 
+  it('toSseResponse and toUIMessageStreamResponse name themselves, and list status and headers', () => {
+    expect(thrownBy(() => api.toSseResponse(EMPTY, { retry: 1 } as never))).toMatchObject({
+      code: 'invalid-options',
+      message:
+        'toSseResponse: invalid options\n✖ Unknown option "retry"; known options: heartbeatMs, startAt, retryMs, scheduler, status, headers',
+    });
+    expect(
+      thrownBy(() => api.toUIMessageStreamResponse(EMPTY, { heartbeat: 1 } as never)),
+    ).toMatchObject({
+      code: 'invalid-options',
+      message:
+        'toUIMessageStreamResponse: invalid options\n✖ Unknown option "heartbeat"; known options: messageId, reasoning, status, headers',
+    });
+  });
+
   it('streamEvents: the exact message', () => {
     expect(() => api.streamEvents(body(), { idleTimeout: 5 } as never)).toThrow(
       new LlmRxError(
@@ -170,7 +197,7 @@ describe('a misspelt option key throws invalid-options at the call, naming the k
     expect((error as Error).message).toBe(
       'channel("slack"): invalid options\n✖ Unknown option "minchars", "idlems"; known options: ' +
         'minChars, maxChars, idleMs, mode, breakPreference, flushOnParagraph, reasoning, tags, ' +
-        'silentTokens, windowMs, scheduler',
+        'silentTokens, windowMs, progress, live, liveIntervalMs, scheduler',
     );
   });
 

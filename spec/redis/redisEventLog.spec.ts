@@ -214,9 +214,13 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
   it('never blocks the user connection, and CLIENT LIST returns to its baseline', async () => {
     const observer = await connectClient(server());
     const baseline = (await clientList(observer)).length;
+    const named = async (name: string) =>
+      (await clientList(observer)).filter((c) => c.name === name).length;
     const followLog = redisEventLog({ client, heartbeatMs: 200 });
     const ids = [freshId(), freshId(), freshId()];
     const writers = await Promise.all(ids.map((id) => claim(log, id)));
+    // The three recorders share one heartbeat connection of their log's own.
+    expect(await eventually(async () => (await named('llm-rx:heartbeat')) === 1)).toBe(true);
     const reads = ids.flatMap((id) => [
       followLog.read(id, -1).subscribe(),
       followLog.read(id, -1).subscribe(),
@@ -227,23 +231,21 @@ describeRedis('redisEventLog through the EventLog interface', (server) => {
       ),
     ).toBe(true);
     // One connection of the log's own for six followers; the user's client answers meanwhile.
-    expect((await clientList(observer)).length).toBe(baseline + 1);
+    expect((await clientList(observer)).length).toBe(baseline + 2);
     expect(await client.sendCommand(['PING'])).toBe('PONG');
     reads.forEach((subscription) => subscription.unsubscribe());
-    expect(await eventually(async () => (await clientList(observer)).length === baseline)).toBe(
-      true,
-    );
+    expect(await eventually(async () => (await named('llm-rx:follow')) === 0)).toBe(true);
     // A follower again, then close(): everything the log opened is released.
     const again = collect(followLog.read(ids[0], -1));
-    expect(await eventually(async () => (await clientList(observer)).length === baseline + 1)).toBe(
-      true,
-    );
+    expect(await eventually(async () => (await named('llm-rx:follow')) === 1)).toBe(true);
     await followLog.close();
     expect((await again).end).toBe('log-unavailable');
+    expect(await eventually(async () => (await named('llm-rx:follow')) === 0)).toBe(true);
+    // The last recorder released: its heartbeat connection goes too.
+    writers.forEach((writer) => writer.release());
     expect(await eventually(async () => (await clientList(observer)).length === baseline)).toBe(
       true,
     );
-    writers.forEach((writer) => writer.release());
     observer.destroy();
   });
 });

@@ -46,14 +46,14 @@ describe('memoryEventLog with recordTo and followLog', () => {
     expect(subscribed).toBe(false);
   });
 
-  it('following an unknown id: failed unknown-stream', async () => {
-    expect(await collect(followLog(log, 'nope'))).toEqual([
+  it('following an unknown id: failed stream-not-found after startTimeoutMs', async () => {
+    expect(await collect(followLog(log, 'nope', { startTimeoutMs: 120 }))).toEqual([
       {
         type: 'failed',
         error: {
-          code: 'unknown-stream',
+          code: 'stream-not-found',
           message:
-            'The event log holds no stream "nope": it never existed, or it finished and its TTL passed.',
+            'No stream "nope" appeared in the event log within 120 ms: it was never recorded, its recorder did not start, or it finished and its TTL passed.',
           retryable: false,
         },
       },
@@ -157,10 +157,10 @@ describe('memoryEventLog TTLs, without a timer of its own', () => {
     expect(await collect(followLog(log, 'r1'))).toEqual([hel, done]);
     clock.advance(1);
     expect([await log.status('r1'), await log.latest('c')]).toEqual(['unknown', undefined]);
-    expect(await collect(followLog(log, 'r1'))).toEqual([
+    expect(await collect(followLog(log, 'r1', { startTimeoutMs: 0 }))).toEqual([
       expect.objectContaining({
         type: 'failed',
-        error: expect.objectContaining({ code: 'unknown-stream' }),
+        error: expect.objectContaining({ code: 'stream-not-found' }),
       }),
     ]);
     // The id is free again once forgotten.

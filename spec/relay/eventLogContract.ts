@@ -112,8 +112,8 @@ export function eventLogContract(makeLog: () => EventLog, idPrefix: string): voi
 
   it('unknown ids, and positions at or past the terminal of a finished stream: one failed', async () => {
     const log = makeLog();
-    const [unknown] = await collect(followLog(log, freshId()));
-    expect(unknown.type === 'failed' && unknown.error.code).toBe('unknown-stream');
+    const [unknown] = await collect(followLog(log, freshId(), { startTimeoutMs: 0 }));
+    expect(unknown.type === 'failed' && unknown.error.code).toBe('stream-not-found');
     const id = freshId();
     await record(log, id, concat([delta(0), delta(1), done])).passed;
     for (const after of [2, 3, 9]) {
@@ -129,6 +129,18 @@ export function eventLogContract(makeLog: () => EventLog, idPrefix: string): voi
         },
       ]);
     }
+  });
+
+  it('a follower of an id not recorded yet waits for it (startTimeoutMs), then follows it whole', async () => {
+    const log = makeLog();
+    const id = freshId();
+    const followed = collect(followLog(log, id, { startTimeoutMs: 5000 }));
+    await new Promise((resolve) => setTimeout(resolve, 120)); // a few polls find nothing
+    const events = [delta(0), delta(1), done];
+    await record(log, id, concat(events)).passed;
+    expect(await followed).toEqual(events);
+    const [missing] = await collect(followLog(log, freshId(), { startTimeoutMs: 150 }));
+    expect(missing).toMatchObject({ type: 'failed', error: { code: 'stream-not-found' } });
   });
 
   it('a follower ahead of an open stream waits for the events past its position', async () => {

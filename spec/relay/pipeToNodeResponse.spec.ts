@@ -60,31 +60,42 @@ describe('pipeToNodeResponse', () => {
 
   it('a client that goes away cancels the body: the follower is unsubscribed, no timer left', async () => {
     const scheduler = countingScheduler();
-    let unsubscribed = false;
-    let piped: Promise<void> | undefined;
+    // Promises, not polls with a bound: each step waits for the one thing it needs, however
+    // loaded the machine (the jest timeout is the only clock).
+    let markUnsubscribed!: () => void;
+    const unsubscribed = new Promise<void>((resolve) => (markUnsubscribed = resolve));
+    let markPiped!: (piped: Promise<void>) => void;
+    const piped = new Promise<Promise<void>>((resolve) => (markPiped = resolve));
     respond = (_req, res) => {
-      const events$ = concat(from([delta('Hel')]), NEVER).pipe(
-        finalize(() => (unsubscribed = true)),
-      );
+      const events$ = concat(from([delta('Hel')]), NEVER).pipe(finalize(markUnsubscribed));
       // A heartbeat far beyond the spec's length: its timer is pending when the client goes away,
-      // and no ping can land in the first read on a loaded machine.
-      piped = pipeToNodeResponse(toSseResponse(events$, { heartbeatMs: 60_000, scheduler }), res);
-      return piped;
+      // and no ping can land in what the client reads first.
+      const pipe = pipeToNodeResponse(
+        toSseResponse(events$, { heartbeatMs: 60_000, scheduler }),
+        res,
+      );
+      markPiped(pipe);
+      return pipe;
     };
     const controller = new AbortController();
     const response = await fetch(url, { signal: controller.signal });
     expect(response.headers.get('x-llm-rx-stream')).toBe('1');
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
+    const expected = `retry: 1000\n\nid: 0\ndata: ${JSON.stringify(delta('Hel'))}\n\n`;
+    // However the bytes are cut into chunks, read until the whole first event is in.
     let first = '';
-    for (let reads = 0; reads < 10 && !first.endsWith('\n\n'); reads++) {
-      first += decoder.decode((await reader.read()).value, { stream: true });
+    while (first.length < expected.length) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      first += decoder.decode(value, { stream: true });
     }
+    expect(first).toBe(expected);
+    // The event was sent, so the heartbeat was re-armed before the client could read it.
     expect(scheduler.pending()).toBe(1);
-    expect(first).toBe(`id: 0\ndata: ${JSON.stringify(delta('Hel'))}\n\n`);
     controller.abort();
-    await piped;
-    expect(await eventually(() => unsubscribed)).toBe(true);
+    await await piped;
+    await unsubscribed;
     expect(scheduler.pending()).toBe(0);
   });
 

@@ -94,7 +94,7 @@ describe('relaying over Node http', () => {
     expect(response.headers.get('x-llm-rx-stream')).toBe('1');
     const text = await response.text();
     expect(text).toBe(
-      `id: 2\ndata: ${JSON.stringify(delta('c'))}\n\nid: 3\ndata: ${JSON.stringify(done)}\n\n`,
+      `retry: 1000\n\nid: 2\ndata: ${JSON.stringify(delta('c'))}\n\nid: 3\ndata: ${JSON.stringify(done)}\n\n`,
     );
     const bad = await fetch(url, { headers: { 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);

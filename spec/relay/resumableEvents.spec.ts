@@ -43,7 +43,7 @@ async function cuttingServer(log: EventLog, cuts: number[]): Promise<CuttingServ
     lastEventIds.push(typeof header === 'string' ? header : undefined);
     const after = parseLastEventId(typeof header === 'string' ? header : undefined);
     const cutAfter = cuts[connections++];
-    let events$ = followLog(log, 's', { after });
+    let events$ = followLog(log, 's', { after, startTimeoutMs: 50 });
     if (cutAfter !== undefined) events$ = events$.pipe(take(cutAfter));
     const response = toSseResponse(events$, { startAt: after + 1 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -146,7 +146,7 @@ describe('resumableEvents against a server that cuts the connection', () => {
     });
   });
 
-  it('an unknown stream (the server sends failed unknown-stream) ends at once, no reconnect', async () => {
+  it('an unknown stream (the server sends failed stream-not-found) ends at once, no reconnect', async () => {
     const empty = memoryEventLog();
     server = await cuttingServer(empty, []);
     const received = await lastValueFrom(
@@ -156,7 +156,7 @@ describe('resumableEvents against a server that cuts the connection', () => {
     expect(received).toEqual([
       expect.objectContaining({
         type: 'failed',
-        error: expect.objectContaining({ code: 'unknown-stream' }),
+        error: expect.objectContaining({ code: 'stream-not-found' }),
       }),
     ]);
     expect(server.lastEventIds).toEqual([undefined]);

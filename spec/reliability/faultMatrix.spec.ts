@@ -131,7 +131,10 @@ describe.each(wireSamples.map((sample) => [sample.provider, sample] as const))(
         type: 'failed',
         error: { code: 'unexpected-body', retryable: false },
       });
-      expect(terminal.type === 'failed' && terminal.error.message).toContain('<!DOCTYPE html>');
+      // Named by its text, never as markup: the message reaches browsers and chats.
+      expect(terminal.type === 'failed' && terminal.error.message).toBe(
+        'The provider answered HTTP 200 with an HTML page reading "Gateway", not an event stream. Check the URL, the API key and that the request asked for a stream.',
+      );
     });
 
     it('HTTP 200 with a plain-text body: failed unexpected-body', async () => {

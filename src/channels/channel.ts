@@ -10,6 +10,8 @@ import { normalizeReasoningStage } from '../operators/normalizeReasoning';
 import { sortByIndexStage } from '../operators/sortByIndex';
 import { suppressSilentStage } from '../operators/suppressSilent';
 import { fuseStages } from './fusedChannel';
+import { toolProgressStage } from './toolProgress';
+import { liveChunkStage } from './liveChunk';
 import { channelNames, channelPresets, isChannelName, type ChannelName } from './presets';
 
 /** What `channel(name, overrides)` may change in a preset. Each field replaces the preset's. */
@@ -34,9 +36,29 @@ export interface ChannelOverrides {
   silentTokens?: string[];
   /** sortByIndex `windowMs`. @defaultValue 50 */
   windowMs?: number;
+  /**
+   * Adds a `progress` event after each tool event that changes a tool's status (running, done,
+   * error), for transports to show tool activity the platform's way; never part of the text.
+   * @defaultValue false
+   */
+  progress?: boolean;
+  /**
+   * Live mode, for apps whose transport edits or streams one message (`telegram`, `slack`,
+   * `discord`, `msteams`): text goes out in small blocks as the model writes, whole words only,
+   * at most `liveIntervalMs` after its delta, instead of blocks of minChars..maxChars. Join
+   * the blocks with no separator (`toMessageEdits({ separator: '' })`). The chunking
+   * overrides (`minChars`, `maxChars`, `idleMs`, `mode`, …) do not apply.
+   * @defaultValue false
+   */
+  live?: boolean;
+  /** Live mode: the longest a delta's text waits before it goes out. @defaultValue 250 */
+  liveIntervalMs?: number;
   /** Where every timer of the pipeline runs. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
+
+/** The channels whose transports edit or stream one message: the ones live mode is for. */
+const liveChannels: readonly ChannelName[] = ['telegram', 'slack', 'discord', 'msteams'];
 
 // A misspelt override (`minchars`) is an error naming the known ones (parseOptions).
 const ChannelOverrides = z.object({
@@ -50,6 +72,9 @@ const ChannelOverrides = z.object({
   tags: z.optional(z.array(z.string())),
   silentTokens: z.optional(z.array(z.string())),
   windowMs: z.optional(durationOption),
+  progress: z.optional(z.boolean()),
+  live: z.optional(z.boolean()),
+  liveIntervalMs: z.optional(z.number().check(z.positive())),
   scheduler: schedulerOption,
 });
 
@@ -65,6 +90,9 @@ const ChannelOverrides = z.object({
  * source:   -a 1500ms (efc|)                a = 1535 characters + "\n\nBye"
  * result:   -x 999ms y 500ms (efc|)         x = block(1535, size)  y = block("Bye", idle)
  * channel('web')       deltas pass as they come, reasoning kept
+ * channel('telegram', { live: true, liveIntervalMs: 5 })
+ * source:   -a-b--c 10ms |                  a = "Hel"  b = "lo wo"  c = "rld"
+ * result:   ------x------y|                 x = block "Hello "  y = block "world" (5 ms quiet)
  * ```
  *
  * - `web` does no chunking (text deltas pass) and keeps reasoning; every other preset cuts
@@ -74,7 +102,14 @@ const ChannelOverrides = z.object({
  *   before, as `streamEvents` does).
  * - `overrides` replace preset values (validated at once; an unknown key is an error). On
  *   `web`, giving both `minChars` and `maxChars` turns chunking on.
+ * - `live: true` (telegram, slack, discord, msteams): small blocks as the model writes, whole
+ *   words only, each delta's text out at most `liveIntervalMs` after it came (a word's
+ *   unfinished tail waits for its end, or for `liveIntervalMs` without a delta); never
+ *   reasoning, never a silent token's prefix (suppressSilent runs before). The blocks joined
+ *   with no separator are exactly the text (marbles/channel/live-*.marble).
  * - An unknown `name` throws an LlmRxError `invalid-options` naming the known channels.
+ * - `progress: true` adds `progress { id, name, status }` events for tool activity (see
+ *   `toolProgress`): `toMessageEdits` carries them to the transports as a status, never as text.
  *
  * @example
  * ```ts
@@ -82,6 +117,8 @@ const ChannelOverrides = z.object({
  *   if (event.type === 'block') bot.sendMessage(chatId, event.text);
  * });
  * channel('discord', { idleMs: 2000, reasoning: 'keep' });
+ * channel('slack', { progress: true }); // tool runs as Slack task cards
+ * channel('telegram', { live: true }); // first words within 250 ms
  * ```
  * @param name - one of `web`, `telegram`, `discord`, `slack`, `signal`, `msteams`, `sms`
  * @param overrides - {@link ChannelOverrides} @defaultValue the preset unchanged
@@ -111,7 +148,15 @@ export function channel(
   if (reasoning === 'keep')
     stages.push(sortByIndexStage(defined({ windowMs: options.windowMs, scheduler })));
   stages.push(monotonicTextStage(), suppressSilentStage(defined({ tokens: options.silentTokens })));
-  if (minChars !== undefined || maxChars !== undefined) {
+  if (options.live) {
+    if (!liveChannels.includes(name)) {
+      throw new LlmRxError(
+        'invalid-options',
+        `channel("${name}"): live mode is for channels whose messages are edited or streamed (${liveChannels.join(', ')}).`,
+      );
+    }
+    stages.push(liveChunkStage({ liveIntervalMs: options.liveIntervalMs ?? 250, scheduler }));
+  } else if (minChars !== undefined || maxChars !== undefined) {
     if (minChars === undefined || maxChars === undefined) {
       throw new LlmRxError(
         'invalid-options',
@@ -138,6 +183,8 @@ export function channel(
       ),
     );
   }
+  // Last, so a block flushed before a tool (bufferChunk) goes out before that tool's progress.
+  if (options.progress) stages.push(toolProgressStage());
   // One operator, one subscriber: the stages are the single operators' own logic, called
   // directly (fuseStages), which behaves as piping the operators (fusedChannel.property.spec).
   return fuseStages(stages);

@@ -13,6 +13,20 @@ export interface MessageEdit {
   text: string;
   /** With `toMessageEdits({ render })`: that text rendered for the chat app. */
   rendered?: RenderedMessage;
+  /**
+   * With `channel(name, { progress: true })`: every tool of the answer so far and its status,
+   * for the transport to show its own way beside `text` (a status line, task cards). Never
+   * part of `text`, never persisted in the final message.
+   */
+  progress?: ToolStatus[];
+}
+
+/** A tool as a chat shows it: a `progress` event without its type. */
+export interface ToolStatus {
+  id: string;
+  name: string;
+  status: 'running' | 'done' | 'error';
+  title?: string;
 }
 
 /**

@@ -7,7 +7,12 @@ import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
 import { MIN_RENDER_LENGTH, renderFormats } from '../render/renderMarkdown';
 import type { RenderFormat } from '../render/types';
-import { createMessageEditPlanner, type MessageStep } from './messageEditPlanner';
+import {
+  createMessageEditPlanner,
+  type MessageEdit,
+  type MessageStep,
+  type ToolStatus,
+} from './messageEditPlanner';
 
 /** Options of {@link toMessageEdits}. */
 export interface ToMessageEditsOptions {
@@ -64,6 +69,10 @@ const ToMessageEditsOptions = z
  * - A new message starts when the next block would pass `maxMessageChars`.
  * - A block is split across messages only when it alone is longer than `maxMessageChars`: at
  *   the last whitespace within the limit, else hard at the limit (never inside a surrogate pair).
+ * - `progress` events (`channel(name, { progress: true })`) repeat the current message's last
+ *   edit with `progress`: every tool of the answer and its status; later edits carry it too.
+ *   Before any text they open message 0 with an empty `text`. The transports show it their
+ *   own way and never in the final text.
  * - The terminal (`completed`, `incomplete`, `failed`) becomes the last step, `{ op: 'end',
  *   terminal }`, as it came (`silent: true` when a `silent` event came before it: nothing is
  *   shown). A source that completes without a terminal ends with a `failed` terminal, code
@@ -109,18 +118,34 @@ export function toMessageEdits(
   const settings = parseOptions('toMessageEdits', ToMessageEditsOptions, options);
   return createOperator<StreamEvent, MessageStep>(({ subscriber }) => {
     const planner = createMessageEditPlanner(settings);
+    const tools = new Map<string, ToolStatus>();
+    let last: MessageEdit | undefined;
+    const withTools = (edit: MessageEdit): MessageEdit =>
+      tools.size === 0 ? edit : { ...edit, progress: [...tools.values()] };
+    const emit = (step: MessageStep) => {
+      if (step.op === 'end') return subscriber.next(step);
+      subscriber.next(withTools((last = step)));
+    };
     let silent = false;
     let ended = false;
     const end = (terminal: TerminalEvent) => {
       ended = true;
-      for (const edit of planner.close()) subscriber.next(edit);
+      for (const edit of planner.close()) emit(edit);
       subscriber.next(silent ? { op: 'end', terminal, silent: true } : { op: 'end', terminal });
     };
     return {
       next(event) {
         if (ended) return;
         if (event.type === 'block') {
-          for (const edit of planner.push(event.text, blockOriginOf(event))) subscriber.next(edit);
+          for (const edit of planner.push(event.text, blockOriginOf(event))) emit(edit);
+        } else if (event.type === 'progress') {
+          const { type: _type, ...status } = event;
+          tools.set(event.id, status);
+          // Before any text, the tool activity opens the first message (its text still empty);
+          // the planner's first send then reaches the same message.
+          subscriber.next(
+            withTools(last ? { ...last, op: 'edit' } : { op: 'send', message: 0, text: '' }),
+          );
         } else if (event.type === 'silent') silent = true;
         else if (isTerminal(event)) end(event);
       },

@@ -20,6 +20,7 @@ import {
   retryingReport,
 } from './callOutcome';
 import { parseDeliverOptions, type DeliverOptions } from './deliverOptions';
+import { budgetWaitMs } from './callBudget';
 import { createDeliveryQueue, type QueuedCall } from './deliveryQueue';
 import type { DeliveryReport, DeliveryTransport, DeliveryWarning, LedgerEntry } from './types';
 
@@ -36,12 +37,11 @@ export type { DeliverOptions } from './deliverOptions';
  *                               (marbles/deliver/pending-edits-collapse-to-newest.marble)
  * ```
  *
- * - Never two calls in flight; an edit only after its message's send resolved; call starts at
- *   least `minIntervalMs` apart. Lower message numbers go first.
- * - While waiting, texts of one message collapse to the newest (`superseded` reports the
- *   others); a text older than one already sent is never sent. The final text of every message
- *   goes out, also after the source completed. The first text of a message is sent, later ones
- *   edit it, whatever their `op`.
+ * - Never two calls in flight; an edit only after its send resolved; starts ≥ `minIntervalMs`
+ *   apart, a send or edit once `transport.budget` (the chat's flood budget) can take it.
+ * - Waiting texts of a message collapse to the newest (the others `superseded`), never older
+ *   than one sent; every final text goes out, also after the source completed. A message's
+ *   first text is sent, later ones edit it, whatever their `op`. Lower numbers go first.
  * - A failure with `retryAfterMs` pauses every call that long, then the same message is tried
  *   again with its newest text. `notModified` on an edit counts as delivered.
  * - Other failures back off `backoffMs`, doubling, up to `maxAttempts` calls, then one
@@ -118,9 +118,10 @@ export function deliver<Ref>(
         else if (sourceEnded) subscriber.complete();
         return;
       }
-      const startAt = Math.max(pausedUntil, lastStartAt + minIntervalMs);
       const now = scheduler.now();
-      if (now < startAt) {
+      const budgetWait = budgetWaitMs(queue.nextOp(), transport.budget); // text taken then
+      const startAt = Math.max(pausedUntil, lastStartAt + minIntervalMs, now + budgetWait);
+      if (now < startAt && startAt !== Infinity) {
         waitTimer = scheduler.schedule(() => {
           waitTimer = undefined;
           pump();

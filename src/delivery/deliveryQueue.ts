@@ -160,6 +160,17 @@ export function createDeliveryQueue({ finishes = false }: DeliveryQueueOptions =
       for (const [message, state] of messages) if (finishDue(state, message)) active.add(message);
     },
 
+    /** The op of the call `next()` would take now, without taking it. */
+    nextOp(): CallOp | undefined {
+      let message = Infinity;
+      for (const candidate of active) {
+        if (hasCall(messages.get(candidate)!, candidate)) message = Math.min(message, candidate);
+      }
+      if (message === Infinity) return undefined;
+      const state = messages.get(message)!;
+      return !state.sent ? 'send' : finishDue(state, message) ? 'finish' : 'edit';
+    },
+
     /** Takes the next call out of the queue (lowest message first), or undefined. */
     next(): QueuedCall | undefined {
       let message = Infinity;

@@ -40,6 +40,13 @@ export interface DeliveryTransport<Ref = unknown> {
   /** The longest text one message may hold: what to give `toMessageEdits({ maxMessageChars })`. */
   readonly maxMessageChars?: number;
   /**
+   * The transport paces its own calls (a chat's flood budget): `deliver` waits `readyIn()`
+   * milliseconds before it takes a text out for a send or an edit, so the text that goes out
+   * is the newest one when the chat can take it (a finish is not waited for: it may make no
+   * call at all).
+   */
+  readonly budget?: { readyIn(): number };
+  /**
    * Aborted when the user stopped the answer (a platform's Stop button): an answer that then
    * ends `incomplete` `aborted` is reported `stopped`, with the `⏹ Stopped.` notice.
    */

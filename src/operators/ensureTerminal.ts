@@ -56,7 +56,7 @@ export interface EnsureTerminalOptions {
  *   `status`, `provider`, `retryAfterMs`; an error with code `aborted` is `incomplete`,
  *   reason `aborted`.
  * - `idleTimeoutMs` without an event (each event resets it, counted from subscription):
- *   `failed` `stalled`; past `deadlineMs` from subscription: `failed` `deadline`. Either
+ *   `failed` `stalled`; past `deadlineMs` from subscription: `failed` `deadline`, retryable. Either
  *   unsubscribes the source.
  * - `signal` aborted: `incomplete` reason `aborted` (any reason), and the source is
  *   unsubscribed; `AbortSignal.timeout()`'s TimeoutError is `failed` `deadline`, retryable.
@@ -125,7 +125,7 @@ export function ensureTerminal(
               failedEvent(
                 'deadline',
                 `The stream ran past its deadline of ${deadlineMs} ms.`,
-                false,
+                true, // one attempt timed out, as with AbortSignal.timeout(): retryStream may retry
               ),
             ),
           deadlineMs,

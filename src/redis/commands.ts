@@ -9,6 +9,8 @@ import {
   STATE,
   SET_LATEST,
   TOUCH_LATEST,
+  STOP,
+  STOP_STATE,
   type Script,
 } from './scripts';
 
@@ -71,6 +73,12 @@ export const commands = {
   latest: async (c: RedisClientLike, chat: string) => {
     const streamId = await c.sendCommand(['GET', chat]);
     return streamId === null || streamId === undefined ? undefined : String(streamId);
+  },
+  stop: async (c: RedisClientLike, k: StreamKeys, reason: string, ttlMs: number) =>
+    Number(await run(c, STOP, [k.meta, k.stop], [reason, String(ttlMs)])) === 1,
+  stopState: async (c: RedisClientLike, k: StreamKeys) => {
+    const [stopped, reason, end] = (await run(c, STOP_STATE, [k.meta, k.stop], [])) as unknown[];
+    return { stopped: Number(stopped) === 1, reason: String(reason), end: Number(end) };
   },
   state: async (c: RedisClientLike, k: StreamKeys): Promise<StreamState> => {
     const [alive, len, end] = (await run(c, STATE, [k.meta, k.alive], [])) as number[];

@@ -1,16 +1,20 @@
 import type { RedisClientLike } from './options';
 
-/** A duplicate of the user's client for reading: RESP2 replies, bounded backed-off reconnects. */
+/**
+ * A duplicate of the user's client for the log's own use (reading, heartbeats): RESP2 replies,
+ * bounded backed-off reconnects, named `name` in `CLIENT LIST`.
+ */
 export function openConnection(
   client: RedisClientLike,
   maxReconnectAttempts: number,
   stopped: () => boolean,
+  name = 'llm-rx:follow',
 ): RedisClientLike {
   const connection = client.duplicate({
     RESP: 2,
     commandOptions: undefined,
     clientSideCache: undefined,
-    name: 'llm-rx:follow',
+    name,
     socket: {
       ...(client.options?.socket ?? {}),
       reconnectStrategy: (retries: number, cause: Error) =>

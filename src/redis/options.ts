@@ -83,12 +83,19 @@ export interface StreamKeys {
   readonly meta: string;
   /** The recorder's liveness key, refreshed every `heartbeatMs`. */
   readonly alive: string;
+  /** Set (to the reason) by `log.stop`; every node's stop watch reads it. */
+  readonly stop: string;
 }
 
 /** The keys of `streamId` under `keyPrefix`. */
 export function streamKeys(keyPrefix: string, streamId: string): StreamKeys {
   const base = `${keyPrefix}{${streamId}}`;
-  return { events: `${base}:events`, meta: `${base}:meta`, alive: `${base}:alive` };
+  return {
+    events: `${base}:events`,
+    meta: `${base}:meta`,
+    alive: `${base}:alive`,
+    stop: `${base}:stop`,
+  };
 }
 
 /** The key of a chat's latest response (its stream id), under `keyPrefix`. */

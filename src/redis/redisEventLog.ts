@@ -13,6 +13,9 @@ import { answerDeadlineMs, withDeadline } from './deadline';
 import { commands } from './commands';
 import { logUnavailable } from './errors';
 import { claimStream } from './writer';
+import { stopSignals } from '../relay/log/stopSignals';
+import { createStopWatch } from './stopWatch';
+import { createHeartbeatLane } from './heartbeatLane';
 
 /**
  * An {@link EventLog} in Redis, for gateways on many nodes: any node can
@@ -42,6 +45,9 @@ import { claimStream } from './writer';
  *   bounded backed-off reconnect): one `XREAD BLOCK` over every followed stream, woken with
  *   `CLIENT UNBLOCK` when a follower joins. It closes when the last follower unsubscribes. The
  *   user's `client` only carries short commands (scripts, `CLIENT UNBLOCK`), never a blocking one.
+ * - `stop(id)` sets the key `…:stop` (unless the stream finished); every node that holds a
+ *   `stopSignal(id)` reads it every 200 ms (`STOP_POLL_MS`) and aborts the signal, so a stop on
+ *   any node reaches the recorder within 500 ms; the calling node's own signal aborts at once.
  * - Redis lost: followers error `log-unavailable` (retryable) once the log's connection gave up
  *   reconnecting (`maxReconnectAttempts`); a recorder's `failures` emits it when a write fails or
  *   is not answered within max(5 s, 3 × `heartbeatMs`). No unhandled rejection, no endless reconnecting.
@@ -73,8 +79,12 @@ import { claimStream } from './writer';
 export function redisEventLog(options: RedisEventLogOptions): EventLog {
   const resolved = parseRedisEventLogOptions(options);
   const { client, keyPrefix } = resolved;
+  const ttlMs = resolved.ttlSeconds * 1000;
   const writers = new Set<EventLogWriter>();
   const hub = createFollowHub(resolved);
+  const heartbeats = createHeartbeatLane(client, resolved.maxReconnectAttempts);
+  const stops = stopSignals();
+  const stopWatch = createStopWatch(resolved, stops);
   let closed = false;
   const closedError = () =>
     new LlmRxError('log-unavailable', 'redisEventLog: the log was closed; open a new one', {
@@ -103,7 +113,7 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       return defer(() =>
         closed
           ? throwError(closedError)
-          : claimStream({ options: resolved, writers }, streamId, claimOptions?.chatId),
+          : claimStream({ options: resolved, writers, heartbeats }, streamId, claimOptions?.chatId),
       );
     },
 
@@ -160,9 +170,27 @@ export function redisEventLog(options: RedisEventLogOptions): EventLog {
       });
     },
 
+    async stop(streamId, reason) {
+      const stopped = await ask(
+        () => commands.stop(client, streamKeys(keyPrefix, streamId), reason ?? '', ttlMs),
+        'stopping a stream',
+      );
+      // This node's own signal aborts at once; the other nodes' watches see the key.
+      if (stopped && stops.has(streamId)) stops.abort(streamId, reason);
+    },
+
+    stopSignal(streamId) {
+      const signal = stops.signal(streamId);
+      if (!closed) stopWatch.start();
+      return signal;
+    },
+
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      stopWatch.close();
+      stops.clear();
+      heartbeats.close();
       for (const writer of [...writers]) writer.release();
       hub.failAll(closedError());
     },

@@ -82,3 +82,25 @@ export const TOUCH_LATEST = script(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`);
+
+/**
+ * Records a stop of a stream that has not finished (0 when it has: a stop after the terminal
+ * changes nothing). KEYS: meta, stop. ARGV: reason, ttlMs.
+ */
+export const STOP = script(`
+local e = redis.call('HGET', KEYS[1], 'end')
+if e and tonumber(e) >= 0 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 1`);
+
+/**
+ * What a node watching for stops needs: `{stopped (1/0), reason, end}`, where end is the
+ * terminal's seq, -1 while open, -2 when the log holds no such stream. KEYS: meta, stop.
+ */
+export const STOP_STATE = script(`
+local r = redis.call('GET', KEYS[2])
+local e = redis.call('HGET', KEYS[1], 'end')
+local ended = -2
+if e then ended = tonumber(e) end
+if r then return {1, r, ended} end
+return {0, '', ended}`);

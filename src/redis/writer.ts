@@ -9,11 +9,14 @@ import { chatKey, streamKeys, type ResolvedRedisEventLogOptions } from './option
 import { answerDeadlineMs } from './deadline';
 import { commands } from './commands';
 import { logUnavailable } from './errors';
+import type { HeartbeatLane } from './heartbeatLane';
 
 /** What the writers of one log share: its options and the set of writers not yet released. */
 export interface WriterHost {
   readonly options: ResolvedRedisEventLogOptions;
   readonly writers: Set<EventLogWriter>;
+  /** The connection the liveness refreshes go on, apart from the appends. */
+  readonly heartbeats: HeartbeatLane;
 }
 
 /** How long the liveness key lives past its last refresh, in heartbeats. */
@@ -81,11 +84,19 @@ function createWriter(
   let inFlight = 0;
   let progressAt = scheduler.now();
   let heartbeat: Subscription | undefined;
+  host.heartbeats.acquire();
+  let laneHeld = true;
+  const leaveLane = () => {
+    if (!laneHeld) return;
+    laneHeld = false;
+    host.heartbeats.release();
+  };
 
   const fail = (error: Error) => {
     if (failed) return;
     failed = true;
     heartbeat?.unsubscribe();
+    leaveLane();
     failures.next(error);
     failures.complete();
   };
@@ -104,6 +115,12 @@ function createWriter(
     );
   };
   const beat = () => {
+    // The heartbeats have a connection of their own: they must not outlive the one the appends
+    // go on (a destroyed client is a recorder that can no longer write, however alive it looks).
+    if (!client.isOpen) {
+      fail(logUnavailable('writing to the stream', 'the Redis client was closed'));
+      return;
+    }
     const deadlineMs = answerDeadlineMs(heartbeatMs);
     if (inFlight > 0 && scheduler.now() - progressAt > deadlineMs) {
       fail(logUnavailable('writing to the stream', `no answer from Redis for ${deadlineMs}ms`));
@@ -111,7 +128,7 @@ function createWriter(
     }
     send(
       'refreshing the liveness key',
-      commands.heartbeat(client, keys, token, livenessMs),
+      host.heartbeats.run((lane) => commands.heartbeat(lane, keys, token, livenessMs)),
       `redisEventLog: the liveness key of "${streamId}" lapsed (no append or heartbeat reached Redis for over ${livenessMs}ms: this process or its Redis connection was too busy), so its followers were told producer-lost; record again under a new id`,
     );
   };
@@ -130,6 +147,7 @@ function createWriter(
       if (terminal) {
         finished = true;
         heartbeat?.unsubscribe();
+        leaveLane();
       }
       send(
         'appending an event',
@@ -155,6 +173,7 @@ function createWriter(
       if (released) return;
       released = true;
       heartbeat?.unsubscribe();
+      leaveLane();
       host.writers.delete(writer);
       // Followers learn at once that nobody writes any more (the terminal, if any, is already queued before this).
       if (!failed) commands.release(client, keys, token).catch(() => undefined);

@@ -2,13 +2,14 @@ import { isRetryableHttpStatus } from '../errors';
 import { type FailedEvent } from '../events';
 import { failedEvent } from '../terminalEvents';
 import { openChunkReader, type ChunkReader } from './byteSource';
-import { excerpt } from './excerpt';
+import { bodyExcerpt } from './excerpt';
 import { providerMessageOf, retryAfterMsOf } from './httpError';
 
 /**
  * Answers that are not a stream of events: a non-2xx status, or an HTML page served with 200
  * (a proxy's login or error page). Each becomes one `failed` carrying a short excerpt of the
- * body, read without reading all of it.
+ * body, read without reading all of it; an HTML page is named by its title or stripped text,
+ * never passed on as markup (the message reaches browsers and chats).
  */
 
 /** True when the Response is not a stream of events at all, before its body is read. */
@@ -28,7 +29,7 @@ export function failureForAnswer(response: Response): {
   // Throws `body-used` for a body already read, as the stream sources do.
   const reader = openChunkReader(response);
   const failure = readStart(reader).then((body) => {
-    const shown = body === '' ? '(empty body)' : excerpt(body, 200);
+    const shown = body === '' ? '(empty body)' : bodyExcerpt(body, 200);
     if (!response.ok) {
       const statusText = response.statusText ? ` ${response.statusText}` : '';
       return failedEvent(
@@ -39,7 +40,7 @@ export function failureForAnswer(response: Response): {
       );
     }
     return unexpectedBody(
-      `The provider answered HTTP ${response.status} with an HTML page, not an event stream: ${shown}`,
+      `The provider answered HTTP ${response.status} with ${shown}, not an event stream`,
     );
   });
   return { failure, cancel: () => reader.cancel() };

@@ -15,9 +15,23 @@ function Chat({ chatId, initialMessages }: { chatId: string; initialMessages: Me
     id: chatId,
     messages: initialMessages,
     resume: true,
+    // A stopped answer: this page pressed Stop (isAbort), or the server's stream ended with
+    // `abort` (a Stop from another tab or before a reload), which leaves no finish reason.
     onFinish: ({ isAbort, isError, finishReason }) =>
-      setOutcome(isAbort ? 'aborted' : isError ? 'error' : `finished (${finishReason ?? 'stop'})`),
+      setOutcome(
+        isAbort || (!isError && finishReason === undefined)
+          ? 'stopped'
+          : isError
+            ? 'error'
+            : `finished (${finishReason})`,
+      ),
   });
+  // Stop: this page stops reading at once, and the server stops the model, on whichever node
+  // records the answer; a reload then shows the answer as it was when stopped.
+  const stopAnswer = () => {
+    void stop();
+    void fetch(`/api/chat/${encodeURIComponent(chatId)}/stop`, { method: 'POST' });
+  };
   const busy = status === 'submitted' || status === 'streaming';
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,11 +93,7 @@ function Chat({ chatId, initialMessages }: { chatId: string; initialMessages: Me
         onChange: (event: { target: { value: string } }) => setInput(event.target.value),
       }),
       h('button', { id: 'send', type: 'submit', disabled: busy }, 'Send'),
-      h(
-        'button',
-        { id: 'stop', type: 'button', disabled: !busy, onClick: () => void stop() },
-        'Stop',
-      ),
+      h('button', { id: 'stop', type: 'button', disabled: !busy, onClick: stopAnswer }, 'Stop'),
     ),
   );
 }

@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Capture } from '../../../src/cli/capture';
 
 /** Where a held answer waits: released by the test (or never, for Stop). */
@@ -58,4 +60,62 @@ export function pacedBody(
       clearTimeout(timer);
     },
   });
+}
+
+/** The example's model: an HTTP server on 127.0.0.1 that streams bundled captures, paced. */
+export interface CaptureModel {
+  /** `http://127.0.0.1:<port>/`: POST `{ capture, gapMs }`, answered with that capture's body. */
+  url: string;
+  /** How many answers the client closed before their end (a Stop that reached the model). */
+  aborted(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the model on a free port. `gateOf()` is asked once per request for the gate that
+ * answer waits at (or none). A client that goes away cancels the paced body (no timer left).
+ */
+export async function startCaptureModel(
+  captures: Map<string, { capture: Capture }>,
+  gateOf: () => Gate | undefined,
+): Promise<CaptureModel> {
+  let aborted = 0;
+  const server = createServer((req, res) => {
+    void textOfRequest(req).then((text) => {
+      const { capture, gapMs } = JSON.parse(text) as { capture: string; gapMs: number };
+      const bundled = captures.get(capture);
+      if (!bundled) return void res.writeHead(404).end();
+      const body = pacedBody(bundled.capture, gapMs, gateOf());
+      res.once('close', () => {
+        if (!res.writableFinished) aborted++;
+      });
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+      const reader = body.getReader();
+      res.once('close', () => void reader.cancel().catch(() => undefined));
+      const pump = async (): Promise<void> => {
+        const { done, value } = await reader.read();
+        if (done) return void res.end();
+        res.write(value);
+        return pump();
+      };
+      return pump();
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    aborted: () => aborted,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+async function textOfRequest(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -6,7 +6,7 @@ import { memoryEventLog, pipeToNodeResponse } from '../../../src/index';
 import { bundlePageScript } from '../../web/server/buildPage';
 import { loadBundledCaptures } from '../../web/server/captures';
 import { chatRoutes } from '../../web/server/chatRoutes';
-import { createGate, pacedBody, type Gate } from './answers';
+import { createGate, startCaptureModel, type Gate } from './answers';
 
 /** The answers, in turn: the n-th question of a chat gets `ANSWERS[(n - 1) % length]`. */
 export const ANSWERS = [
@@ -29,6 +29,8 @@ export interface UseChatServer {
   url: string;
   /** Holds the next answer after `after` wire messages until the gate opens. */
   holdNextAnswer(after: number): Gate;
+  /** How many answers the model saw closed before their end (a Stop that reached it). */
+  modelAborted(): number;
   /** Stops the answers, closes connections and the event log. */
   close(): Promise<void>;
 }
@@ -63,6 +65,8 @@ async function buildPage(): Promise<{ js: string; css: string }> {
  *   `followLog(responseId)` as a UI message stream;
  * - `GET /api/chat/<chatId>/stream`: `chatRoutes`' resume: `log.latest(chatId)` from its
  *   start, or 204 when the chat has none;
+ * - `POST /api/chat/<chatId>/stop`: `chatRoutes`' stop: `log.stop` of the chat's latest
+ *   response, which aborts its model request and ends it `incomplete` `aborted`;
  * - `GET /api/chat/<chatId>/messages`: the messages the page last sent (what a real app would
  *   load from its database), so that a reload shows the chat again.
  */
@@ -73,19 +77,21 @@ export async function startUseChatServer(
   const page = await buildPage();
   const log = memoryEventLog();
   const messagesOfChat = new Map<string, unknown[]>();
-  const answers = new Set<ReadableStream<Uint8Array>>();
   let nextGate: Gate | undefined;
-
-  // The guide's useChat routes (examples/web/server/chatRoutes.ts), with a model that plays
-  // the bundled captures: each response recorded under its own id, the chat's latest resumed.
-  const routes = chatRoutes(log, async (messages) => {
-    const turn = (messages as Array<{ role: string }>).filter((m) => m.role === 'user').length;
-    const { capture } = captures.get(ANSWERS[(turn - 1) % ANSWERS.length])!;
+  const model = await startCaptureModel(captures, () => {
     const gate = nextGate;
     nextGate = undefined;
-    const body = pacedBody(capture, options.gapMs ?? 20, gate);
-    answers.add(body);
-    return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    return gate;
+  });
+
+  // The guide's useChat routes (examples/web/server/chatRoutes.ts), with a model on 127.0.0.1
+  // that plays the bundled captures: each response recorded under its own id, the chat's latest
+  // resumed, and the stop signal given to the model's fetch, so that Stop closes its request.
+  const routes = chatRoutes(log, async (messages, signal) => {
+    const turn = (messages as Array<{ role: string }>).filter((m) => m.role === 'user').length;
+    const capture = ANSWERS[(turn - 1) % ANSWERS.length];
+    const body = JSON.stringify({ capture, gapMs: options.gapMs ?? 20 });
+    return fetch(model.url, { method: 'POST', body, signal });
   });
 
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
@@ -101,7 +107,7 @@ export async function startUseChatServer(
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const chatRoute = /^\/api\/chat\/([\w-]+)\/(stream|messages)$/.exec(url.pathname);
+    const chatRoute = /^\/api\/chat\/([\w-]+)\/(stream|messages|stop)$/.exec(url.pathname);
     if (req.method === 'GET' && url.pathname === '/') return plain(res, 'text/html', PAGE);
     if (req.method === 'GET' && url.pathname === '/app.js') {
       return plain(res, 'text/javascript', page.js);
@@ -110,6 +116,9 @@ export async function startUseChatServer(
       return plain(res, 'text/css', page.css);
     if (req.method === 'POST' && url.pathname === '/api/chat') return answer(req, res);
     if (req.method === 'GET' && chatRoute?.[2] === 'stream') return resume(chatRoute[1], res);
+    if (req.method === 'POST' && chatRoute?.[2] === 'stop') {
+      return pipeToNodeResponse(await routes.stop(chatRoute[1]), res);
+    }
     if (req.method === 'GET' && chatRoute?.[2] === 'messages') {
       const messages = messagesOfChat.get(chatRoute[1]) ?? [];
       return plain(res, 'application/json', JSON.stringify(messages));
@@ -128,10 +137,11 @@ export async function startUseChatServer(
       nextGate = createGate(after);
       return nextGate;
     },
+    modelAborted: () => model.aborted(),
     async close() {
-      for (const body of answers) void body.cancel().catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await model.close();
       await log.close();
     },
   };

@@ -52,7 +52,17 @@ async function run(): Promise<void> {
 
   const stop = new AbortController();
   stopButton.disabled = false;
-  stopButton.addEventListener('click', () => stop.abort(), { once: true });
+  // Stop asks the server to stop the recording (POST …/stop → log.stop): the stream then ends
+  // `incomplete` `aborted` for this page and every other reader. Only when the server cannot be
+  // reached does the page stop reading on its own.
+  const stopOnServer = () => {
+    stopButton.disabled = true;
+    fetch(`/api/turns/${turn.id}/stop`, { method: 'POST' }).then(
+      (answer) => answer.ok || stop.abort(),
+      () => stop.abort(),
+    );
+  };
+  stopButton.addEventListener('click', stopOnServer, { once: true });
   status.textContent = 'Streaming…';
 
   const drop = params.get('drop');

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { pipeToNodeResponse } from '../../../src/index';
-import type { chatRoutes } from './chatRoutes';
+import type { chatRoutes } from './chatRoutes.js';
 
 /** The useChat routes on Node's `http`: requests become fetch Requests, answers go out piped. */
 export function chatServer(routes: ReturnType<typeof chatRoutes>) {
@@ -14,12 +14,14 @@ export function chatServer(routes: ReturnType<typeof chatRoutes>) {
 
 async function answer(routes: ReturnType<typeof chatRoutes>, req: IncomingMessage) {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  const resume = /^\/api\/chat\/([^/]+)\/stream$/.exec(url.pathname);
+  const chat = /^\/api\/chat\/([^/]+)\/(stream|stop)$/.exec(url.pathname);
   if (req.method === 'POST' && url.pathname === '/api/chat') {
     let body = '';
     for await (const chunk of req) body += chunk;
     return routes.POST(new Request(url, { method: 'POST', body }));
   }
-  if (req.method === 'GET' && resume) return routes.resume(decodeURIComponent(resume[1]));
+  const chatId = chat ? decodeURIComponent(chat[1]) : '';
+  if (req.method === 'GET' && chat?.[2] === 'stream') return routes.resume(chatId);
+  if (req.method === 'POST' && chat?.[2] === 'stop') return routes.stop(chatId);
   return new Response('Not found', { status: 404 });
 }

@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import { redisEventLog } from '../../../src/redis';
-import { chatRoutes, type CallModel } from './chatRoutes';
-import { chatServer } from './nodeServer';
+import { chatRoutes, type CallModel } from './chatRoutes.js';
+import { chatServer } from './nodeServer.js';
 
 /** One node of a useChat service behind a load balancer: any node answers any turn or resume. */
 export async function startChatNode(redisUrl: string, callModel: CallModel, port = 3000) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { firstValueFrom } from 'rxjs';
 import {
   followLog,
   parseLastEventId,
@@ -7,12 +8,12 @@ import {
   toSseResponse,
 } from '../../../src/index';
 import type { EventLog } from '../../../src/index';
-import type { CallModel } from './chatRoutes';
+import type { CallModel } from './chatRoutes.js';
 
 /**
- * llm-rx's own SSE wire over an event log, for a page that reads it with `streamEvents`. Each
- * response is a stream of its own id, sent in `x-llm-rx-response`; positions (`id:`) count
- * within one response, so a reconnect names it.
+ * llm-rx's own SSE wire over an event log, for a page that reads it with `streamEvents` or a
+ * standard `EventSource`. Each response is a stream of its own id, sent in `x-llm-rx-response`;
+ * positions (`id:`) count within one response, so a reconnect names it.
  */
 export function relayRoutes(log: EventLog, callModel: CallModel) {
   return {
@@ -20,7 +21,8 @@ export function relayRoutes(log: EventLog, callModel: CallModel) {
     async POST(request: Request): Promise<Response> {
       const { chatId, messages } = await request.json();
       const responseId = randomUUID();
-      streamEvents(await callModel(messages))
+      const stopSignal = log.stopSignal(responseId); // aborted when any node calls log.stop
+      streamEvents(await callModel(messages, stopSignal), { signal: stopSignal })
         .pipe(recordTo(log, responseId, { chatId }))
         .subscribe((event) => {
           if (event.type === 'failed') console.error(`${responseId}: ${event.error.message}`);
@@ -31,7 +33,9 @@ export function relayRoutes(log: EventLog, callModel: CallModel) {
 
     /**
      * GET /api/chat?responseId=…  with Last-Event-ID: k → that response from position k + 1;
-     * GET /api/chat?chatId=…      → the chat's latest response from its start, 204 when none.
+     * GET /api/chat?chatId=…      → the chat's latest response from its start.
+     * 204 No Content when there is nothing more to send: an unknown or expired id, or a
+     * Last-Event-ID at or past the terminal of a finished response (an EventSource stops there).
      */
     async GET(request: Request): Promise<Response> {
       const query = new URL(request.url).searchParams;
@@ -43,11 +47,32 @@ export function relayRoutes(log: EventLog, callModel: CallModel) {
       }
       const named = query.get('responseId');
       const responseId = named ?? (await log.latest(query.get('chatId') ?? ''));
-      if (responseId === undefined) return new Response(null, { status: 204 });
       if (named === null) after = -1; // a position counts within the response it came from
+      if (responseId === undefined || !(await hasMore(log, responseId, after))) {
+        return new Response(null, { status: 204 });
+      }
       const headers = { 'x-llm-rx-response': responseId };
-      // Ahead of the stream: waits. At or past its terminal: `failed` `invalid-last-event-id`.
+      // Ahead of an open stream: waits for the events past it.
       return toSseResponse(followLog(log, responseId, { after }), { startAt: after + 1, headers });
     },
+
+    /** POST /api/chat/stop?responseId=…: the page's Stop, on whichever node it lands. */
+    async stop(request: Request): Promise<Response> {
+      const responseId = new URL(request.url).searchParams.get('responseId');
+      if (!responseId) return new Response('responseId is missing', { status: 400 });
+      await log.stop(responseId, 'the user pressed Stop');
+      return new Response(null, { status: 204 });
+    },
   };
+}
+
+/** Whether the log has events of `responseId` past `after` to send, now or later. */
+async function hasMore(log: EventLog, responseId: string, after: number): Promise<boolean> {
+  const status = await log.status(responseId);
+  if (status !== 'finished') return status === 'open';
+  // Finished: anything past `after`? (At or past the terminal, the read errors at once.)
+  return firstValueFrom(log.read(responseId, after)).then(
+    () => true,
+    () => false,
+  );
 }

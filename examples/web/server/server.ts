@@ -51,7 +51,9 @@ const MAX_GAP_MS = 1000;
  *   `{ id }`;
  * - `GET /api/turns/<id>/events?drop=<k>` serves it with `followLog` + `toSseResponse`, from the
  *   position after `Last-Event-ID` when the request has one. With `drop=k` the first connection
- *   to that turn is cut (the socket destroyed) after k events, once, to show resuming.
+ *   to that turn is cut (the socket destroyed) after k events, once, to show resuming;
+ * - `POST /api/turns/<id>/stop` the page's Stop: `log.stop(id)`, so the recording (and the
+ *   capture's replay) ends `incomplete` `aborted` for every reader.
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<DemoServer> {
   const captures = loadBundledCaptures();
@@ -123,7 +125,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const turn = /^\/api\/turns\/([\w-]+)\/events$/.exec(url.pathname);
+    const turn = /^\/api\/turns\/([\w-]+)\/(events|stop)$/.exec(url.pathname);
     if (req.method === 'GET' && url.pathname === '/') return send(res, 200, 'text/html', html);
     if (req.method === 'GET' && url.pathname === '/app.js') {
       return send(res, 200, 'text/javascript', script);
@@ -132,7 +134,11 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       return sendJson(res, 200, { captures: [...captures.keys()], default: DEFAULT_CAPTURE });
     }
     if (req.method === 'POST' && url.pathname === '/api/turns') return startTurn(url, res);
-    if (req.method === 'GET' && turn) return serveTurn(turn[1], url, req, res);
+    if (req.method === 'GET' && turn?.[2] === 'events') return serveTurn(turn[1], url, req, res);
+    if (req.method === 'POST' && turn?.[2] === 'stop') {
+      await log.stop(turn[1], 'the user pressed Stop'); // the recording ends incomplete aborted
+      return void res.writeHead(204).end();
+    }
     sendJson(res, 404, { error: `Nothing at ${req.method} ${url.pathname}` });
   };
 

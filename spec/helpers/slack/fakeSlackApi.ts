@@ -11,6 +11,8 @@ export interface FakeSlackMessage {
   history: string[];
   /** Streams only: the `markdown_text` of its start, appends and stop, in order. */
   chunks?: string[];
+  /** Streams only: every `task_update` chunk it received, in order. */
+  taskUpdates?: Array<{ id: string; title: string; status: string }>;
   /**
    * Streams only: live, stopped by the app, closed by the fake (its lifetime passed), or stopped
    * by the user's Stop button (`pressStop`).
@@ -49,6 +51,7 @@ const TIER_LIMITS: Record<string, number> = {
 };
 
 const STREAM_CHARS = 12000;
+const TASK_STATUSES = new Set(['pending', 'in_progress', 'complete', 'error']);
 const POSTED_CHARS = 40000;
 
 /**
@@ -73,6 +76,13 @@ const POSTED_CHARS = 40000;
  *   here `streamLifetimeMs`. An append or stop after it, or after a stop, gets
  *   `message_not_in_streaming_state` (listed in the method's errors); an unknown ts
  *   `message_not_found`.
+ * - `chunks` (chat.appendStream "Using the chunks parameter"; @slack/types `TaskUpdateChunk`):
+ *   an array of `markdown_text` (`text`), `task_update` (`id`, `title`, `status` one of
+ *   `pending`, `in_progress`, `complete`, `error`), `plan_update` or `blocks` chunks; anything
+ *   else is `invalid_chunks` (listed in the method's errors). Their markdown is appended like
+ *   `markdown_text`; task updates are recorded, never part of the text. Assumed, not
+ *   documented: `markdown_text` and `chunks` in one request is `invalid_arguments` (the
+ *   official client never sends both: with chunks it moves the text into a chunk).
  * - The Stop button of an agent session (reference/events/agent_session_stopped): `pressStop`
  *   stops the thread's live streams and returns the `event_callback` Slack sends, with
  *   `streaming_message_ts` listing them. Not documented, the fake's choice (DESIGN §21): a later
@@ -112,6 +122,29 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     return message.stream;
   };
   const tooLong = (text: unknown, limit: number) => typeof text === 'string' && text.length > limit;
+  /** A stream request's markdown and task updates, or the error code Slack would answer. */
+  const streamContent = (body: any) => {
+    if (body.chunks === undefined) {
+      const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
+      return { text, tasks: [] as NonNullable<FakeSlackMessage['taskUpdates']> };
+    }
+    if (body.markdown_text !== undefined) return 'invalid_arguments';
+    if (!Array.isArray(body.chunks)) return 'invalid_chunks';
+    let text = '';
+    const tasks: NonNullable<FakeSlackMessage['taskUpdates']> = [];
+    for (const chunk of body.chunks) {
+      if (chunk?.type === 'markdown_text' && typeof chunk.text === 'string') text += chunk.text;
+      else if (
+        chunk?.type === 'task_update' &&
+        typeof chunk.id === 'string' &&
+        typeof chunk.title === 'string' &&
+        TASK_STATUSES.has(chunk.status)
+      )
+        tasks.push({ id: chunk.id, title: chunk.title, status: chunk.status });
+      else if (chunk?.type !== 'plan_update' && chunk?.type !== 'blocks') return 'invalid_chunks';
+    }
+    return { text, tasks };
+  };
 
   const handle = (path: string, auth: string | undefined, body: any): FakeAnswer => {
     const n = counts.requests++;
@@ -166,13 +199,16 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
           if (!body.recipient_team_id) return fail('missing_recipient_team_id');
           if (!body.recipient_user_id) return fail('missing_recipient_user_id');
         }
-        if (tooLong(body.markdown_text, STREAM_CHARS)) return fail('msg_too_long');
-        const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
+        const content = streamContent(body);
+        if (typeof content === 'string') return fail(content);
+        const { text, tasks } = content;
+        if (tooLong(text, STREAM_CHARS)) return fail('msg_too_long');
         const message: FakeSlackMessage = {
           ts: newTs(),
           text,
           history: [text],
           chunks: [text],
+          taskUpdates: tasks,
           stream: 'streaming',
           stops: 0,
           startedAt: now,
@@ -186,13 +222,15 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
         const message = find();
         if (!message || !message.chunks) return fail('message_not_found');
         const appending = method === 'chat.appendStream';
-        if (appending && (typeof body.markdown_text !== 'string' || body.markdown_text === ''))
-          return fail('invalid_arguments');
-        if (tooLong(body.markdown_text, STREAM_CHARS)) return fail('msg_too_long');
+        const content = streamContent(body);
+        if (typeof content === 'string') return fail(content);
+        const { text, tasks } = content;
+        if (appending && text === '' && body.chunks === undefined) return fail('invalid_arguments');
+        if (tooLong(text, STREAM_CHARS)) return fail('msg_too_long');
         const state = streamState(message, now);
         if (state === 'stopped-by-user') return fail('stopped_by_user');
         if (state !== 'streaming') return fail('message_not_in_streaming_state');
-        const text = typeof body.markdown_text === 'string' ? body.markdown_text : '';
+        message.taskUpdates!.push(...tasks);
         message.chunks.push(text);
         message.text += text;
         message.history.push(message.text);

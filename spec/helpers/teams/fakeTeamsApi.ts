@@ -14,6 +14,8 @@ export interface FakeTeamsMessage {
   state: 'streaming' | 'final' | 'timed-out' | 'cancelled' | 'posted';
   /** Updated by PUT at least once. */
   updated?: true;
+  /** Streams only: the text of every informative update, in order (never the message's text). */
+  informative?: string[];
 }
 
 /** One request the fake handled, for specs that check order and pacing. */
@@ -41,6 +43,7 @@ export interface FakeTeamsApiOptions extends FakeServerOptions {
   fault?: (request: number) => 'throttled' | 'server-error' | undefined;
 }
 
+const MAX_INFORMATIVE_CHARS = 1000;
 const MAX_CHARS = 28000;
 const notAllowed = (message: string): FakeAnswer => ({
   status: 403,
@@ -75,6 +78,12 @@ const badRequest = (message: string): FakeAnswer => ({
  *   the stream; anything after it gets 403 "Content stream is not allowed on an already completed
  *   streamed message". A stream still open `maxStreamMs` after its start is ended by Teams with
  *   the text it had: 403 "Content stream finished due to exceeded streaming time." (`timed-out`).
+ * - Informative updates ("a blue progress bar ... about the bot's ongoing actions";
+ *   "informative messages must not be more than 1 kb or 1000 characters"): `typing` with
+ *   `streamType: 'informative'`, starting a stream (sequence 1, answered 201 `{ id }`) or
+ *   updating one by streamId with a higher sequence; recorded apart from the streamed text, which
+ *   the next streaming update starts afresh. Over 1,000 characters: 400 (a body of the fake's
+ *   own, the docs give none).
  * - The user's Stop on a streaming message (`pressStop`) ends the stream with the text it had;
  *   every later streaming request gets 403 `ContentStreamNotAllowed` "Content stream was
  *   cancelled by user." (the Connector's answer, as microsoft/teams.ts#101 quotes it).
@@ -227,6 +236,40 @@ export async function startFakeTeamsApi(options: FakeTeamsApiOptions) {
       });
     }
     conversation.lastStreamCallAt = receivedAt;
+    if (info.streamType === 'informative') {
+      if (body?.type !== 'typing' || typeof info.streamSequence !== 'number')
+        return reply(
+          badRequest('Informative activities are typing activities with a streamSequence'),
+        );
+      if (typeof text !== 'string' || text === '')
+        return reply(badRequest('Informative activities should include text'));
+      if (text.length > MAX_INFORMATIVE_CHARS)
+        return reply(badRequest('Informative message too long'));
+      if (!info.streamId) {
+        if (info.streamSequence !== 1)
+          return reply(badRequest('The first streaming activity must have streamSequence 1'));
+        const message: FakeTeamsMessage = {
+          id: String(nextId++),
+          text: '',
+          history: [],
+          kind: 'stream',
+          state: 'streaming',
+          informative: [text],
+        };
+        conversation.messages.push(message);
+        conversation.startedAt.set(message.id, receivedAt);
+        conversation.sequence.set(message.id, 1);
+        return reply({ status: 201, body: { id: message.id } });
+      }
+      const informed = byId(info.streamId);
+      if (!informed || informed.kind !== 'stream' || informed.state !== 'streaming')
+        return reply(badRequest('Unknown streamId'));
+      if (info.streamSequence <= conversation.sequence.get(informed.id)!)
+        return reply(badRequest('streamSequence must increase'));
+      conversation.sequence.set(informed.id, info.streamSequence);
+      (informed.informative ??= []).push(text);
+      return reply({ status: 202, body: {} });
+    }
     if (entry.kind === 'stream-start') {
       if (body?.type !== 'typing' || info.streamSequence !== 1)
         return reply(badRequest('The first streaming activity must have streamSequence 1'));

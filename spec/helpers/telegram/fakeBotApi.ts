@@ -43,8 +43,23 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   token: string;
   /** Least time between two handled calls to one chat; closer ones get 429. @defaultValue 20 */
   minIntervalMs?: number;
+  /**
+   * A group, supergroup or channel (a chat id that is not a positive number) takes at most this
+   * many calls per `groupWindowMs`, counted when handled; more get 429. @defaultValue no limit
+   */
+  groupMaxCalls?: number;
+  /** @defaultValue 60000 (Telegram: 20 messages a minute per group) */
+  groupWindowMs?: number;
+  /** The token takes at most this many calls per `tokenWindowMs`, all chats together. @defaultValue no limit */
+  tokenMaxCalls?: number;
+  /** @defaultValue 1000 (Telegram: about 30 messages a second per bot) */
+  tokenWindowMs?: number;
   /** Forced answers, by request number (0-based) and method: a 429 or a 500 before anything is done. */
-  fault?: (request: number, method: string) => 'rate-limit' | 'server-error' | undefined;
+  fault?: (
+    request: number,
+    method: string,
+    chat: string,
+  ) => 'rate-limit' | 'server-error' | undefined;
   /** Chats that exist (others get 400 "chat not found"). @defaultValue any */
   knownChats?: string[];
   /** Chats whose user blocked the bot (403). @defaultValue none */
@@ -55,6 +70,8 @@ export interface FakeBotApiOptions extends FakeServerOptions {
   forcedRetryAfterSeconds?: number;
   /** How long a draft shows without a new write (Telegram: about 30 s). @defaultValue 30000 */
   draftExpiryMs?: number;
+  /** false: a Bot API server without drafts (sendMessageDraft* answer 404). @defaultValue true */
+  drafts?: boolean;
   /** false: a Bot API server older than 10.1 (sendRichMessage* answer 404). @defaultValue true */
   richMessages?: boolean;
   /**
@@ -74,6 +91,9 @@ const METHODS = new Set(['sendMessage', 'editMessageText', 'sendRichMessage', ..
  * error bodies (`{ ok: false, error_code, description, parameters? }`). Each rule and its source:
  *
  * - The token in the path, else 401 "Unauthorized" (core.telegram.org/bots/api#making-requests).
+ * - Optional windows (`groupMaxCalls` per group, `tokenMaxCalls` per token), else the same 429
+ *   (bots FAQ: "no more than 20 messages per minute" in a group, "about 30 messages per
+ *   second" per bot). Retry-after is the time until the window's oldest call leaves it.
  * - A per-chat minimum interval, else 429 "Too Many Requests: retry after N" with
  *   `parameters.retry_after` (bots/faq: about one message per second per chat;
  *   ResponseParameters.retry_after). Scaled: `retry_after` here may be a fraction of a second.
@@ -105,8 +125,10 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
   const drafts = new Map<string, FakeTelegramDraft>();
   const expiredDrafts: Array<FakeTelegramDraft & { chat: string }> = [];
   const calls: FakeBotCall[] = [];
+  const callTimes: number[] = [];
   const lastHandledAt = new Map<string, number>();
   const stops = createDraftStops();
+  const handledTimes = new Map<string, number[]>();
   const counts = { requests: 0, rateLimited: 0, notModified: 0, badEntities: 0, badRich: 0 };
 
   const error = (status: number, description: string, retryAfter?: number): FakeAnswer => ({
@@ -228,11 +250,14 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(path);
     if (!match || match[1] !== token) return error(401, 'Unauthorized');
     const method = match[2];
-    const known = METHODS.has(method) && !(options.richMessages === false && /Rich/.test(method));
+    const known =
+      METHODS.has(method) &&
+      !(options.richMessages === false && /Rich/.test(method)) &&
+      !(options.drafts === false && DRAFT_METHODS.has(method));
     if (!known) return error(404, 'Not Found');
-    const forced = fault?.(n, method);
-    if (forced === 'server-error') return error(500, 'Internal Server Error');
     const chat = String(body.chat_id ?? '');
+    const forced = fault?.(n, method, chat);
+    if (forced === 'server-error') return error(500, 'Internal Server Error');
     if (forced === 'rate-limit') {
       counts.rateLimited++;
       return error(
@@ -247,6 +272,27 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       counts.rateLimited++;
       return error(429, `Too Many Requests: retry after ${waitMs / 1000}`, waitMs / 1000);
     }
+    // Sliding windows of handled calls: per group, and per token across every chat.
+    const isGroup = !/^[1-9]\d*$/.test(chat);
+    const windows = [
+      { key: '', max: options.tokenMaxCalls, ms: options.tokenWindowMs ?? 1000 },
+      {
+        key: chat,
+        max: isGroup ? options.groupMaxCalls : undefined,
+        ms: options.groupWindowMs ?? 60_000,
+      },
+    ];
+    for (const { key, max, ms } of windows) {
+      if (max === undefined) continue;
+      const times = (handledTimes.get(key) ?? []).filter((at) => at > now - ms);
+      handledTimes.set(key, times);
+      if (times.length >= max) {
+        counts.rateLimited++;
+        const seconds = (times[0] + ms - now) / 1000;
+        return error(429, `Too Many Requests: retry after ${seconds}`, seconds);
+      }
+    }
+    for (const { key, max } of windows) if (max !== undefined) handledTimes.get(key)!.push(now);
     lastHandledAt.set(chat, now);
     return handle(method, body, now);
   };
@@ -254,6 +300,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
   const server = await startFakeJsonServer(({ path, body }) => {
     const answer = route(path, body);
     const reply = answer.body as { description?: string };
+    callTimes.push(performance.now());
     calls.push({
       method: /\/(\w+)$/.exec(path)?.[1] ?? path,
       chat: String(body?.chat_id ?? ''),
@@ -282,6 +329,8 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     expiredDrafts,
     /** Every request, in order, with its answer's status. */
     calls,
+    /** performance.now() of each request in `calls`, when it was answered. */
+    callTimes,
     counts,
     close: server.close,
   };

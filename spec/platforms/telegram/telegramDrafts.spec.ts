@@ -31,7 +31,15 @@ describe('telegramTransport drafts (calls made directly)', () => {
   afterEach(() => api.close());
 
   const bot = (options: Partial<Parameters<typeof telegramTransport>[0]> = {}) =>
-    telegramTransport({ token, chatId: user, apiBase: api.apiBase, ...options });
+    // The fake has no interval here: the transport's budget is scaled down with it.
+    telegramTransport({
+      token,
+      chatId: user,
+      apiBase: api.apiBase,
+      minIntervalMs: 0,
+      mode: 'auto',
+      ...options,
+    });
 
   it('drafts a message in a private chat, then persists exactly its final rendered text', async () => {
     await start();
@@ -107,6 +115,26 @@ describe('telegramTransport drafts (calls made directly)', () => {
       },
     ]);
     expect(api.chats.get(String(group))!.map((m) => m.text)).toEqual(['ab', 'c']);
+  });
+
+  it('a server without sendMessageDraft (404): latches to messages, as TEXTDRAFT_PEER_INVALID does', async () => {
+    api = await startFakeBotApi({ token, minIntervalMs: 0, drafts: false });
+    const transport = bot({ mode: 'draft' });
+    const error = await rejectionOf(transport.send(edit('send', 0, 'a'), transportCall()));
+    expect([error.retryAfterMs, error.permanent]).toEqual([0, false]);
+    expect(error.message).toBe(
+      'Telegram sendMessageDraft: 404 Not Found; this Bot API server refuses drafts: sending messages from now on',
+    );
+    const ref = await transport.send(edit('send', 0, 'a'), transportCall(2));
+    await transport.edit(ref, edit('edit', 0, 'ab'), transportCall());
+    await transport.finish(ref, edit('edit', 0, 'ab'), transportCall());
+    expect(transport.drafting).toBe(false);
+    expect(api.calls.map((call) => `${call.method} ${call.status}`)).toEqual([
+      'sendMessageDraft 404',
+      'sendMessage 200',
+      'editMessageText 200',
+    ]);
+    expect(api.chats.get('42')!.map((m) => m.text)).toEqual(['ab']);
   });
 
   it('refreshes a draft through a pause longer than its expiry, and stops once persisted', async () => {

@@ -29,6 +29,7 @@ describe('telegramTransport with format telegram-rich', () => {
       token,
       chatId,
       format: 'telegram-rich',
+      mode: 'auto',
       apiBase: api.apiBase,
       fetch: options.fetch,
     });

@@ -6,6 +6,7 @@ import { discordLimits } from './limits';
 import { renderMessages } from '../../render/renderMarkdown';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
+import { withStatusLine } from '../../delivery/statusLine';
 import { postJson, scrub } from '../../delivery/httpCall';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
@@ -180,6 +181,8 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     const pieces = discordPieces(edit);
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
+  // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
+  const preview = (edit: MessageEdit) => withStatusLine(edit, DISCORD_MAX_MESSAGE_CHARS);
 
   const control = createStopControl();
   return {
@@ -187,7 +190,7 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     stop: control.stop,
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
     async send(edit, context) {
-      const pieces = discordPieces(edit);
+      const pieces = discordPieces(preview(edit));
       if (pieces.length === 0) {
         throw new DeliveryError(
           `discordTransport: message ${edit.message} has no visible text to send.`,
@@ -201,7 +204,7 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
       unfinishedSends.delete(edit.message);
       return ref;
     },
-    edit: update,
+    edit: (ref, edit, context) => update(ref, preview(edit), context),
     finish: update,
   };
 }

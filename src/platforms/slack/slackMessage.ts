@@ -7,6 +7,7 @@ import { DeliveryError } from '../../delivery/errors';
 import type { TransportCall } from '../../delivery/types';
 import { callSlack, slackErrorOf, type SlackApiSettings, type SlackMethod } from './slackWebApi';
 import { SLACK_STOPPED_BY_USER } from './stop';
+import { newTasks, streamContent, type TaskChunk } from './slackTasks';
 
 /**
  * One Slack message holding a piece of a chat message. `streaming`: a live stream; `stopped`: a
@@ -34,6 +35,8 @@ export interface SlackMessageState {
   ts: string;
   mode: 'stream' | 'update';
   parts: SlackPart[];
+  /** The status of each tool already shown as a `task_update` chunk, by tool id. */
+  tasks?: Record<string, TaskChunk['status']>;
 }
 
 /** What a Slack message engine needs from its transport. */
@@ -84,7 +87,8 @@ export async function applyText(
       continue;
     }
     try {
-      return await streamSuffix(settings, api, ref, edit.text.slice(streamed.length), final);
+      const suffix = edit.text.slice(streamed.length);
+      return await streamSuffix(settings, api, ref, suffix, final, newTasks(ref, edit));
     } catch (error) {
       const code = slackErrorOf(error);
       if (code === SLACK_STOPPED_BY_USER) settings.onUserStop?.();
@@ -104,29 +108,41 @@ export async function applyText(
 
 type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType<typeof callSlack>;
 
-/** Streams `suffix` after what `ref` streamed: appends, rotating to a new stream at the limits. */
+/**
+ * Streams `suffix` after what `ref` streamed: appends, rotating to a new stream at the limits.
+ * `tasks` ride along with the first request (as `chunks`), or alone when no text is new.
+ */
 async function streamSuffix(
   settings: SlackMessageSettings,
   api: Api,
   ref: SlackMessageState,
   suffix: string,
   final: boolean,
+  pendingTasks: TaskChunk[],
 ): Promise<void> {
   const { streamChars, maxStreamMs } = settings;
   let rest = suffix;
+  let tasks = pendingTasks;
+  /** The tasks went out with the request just made: later requests carry none. */
+  const tasksShown = () => {
+    ref.tasks ??= {};
+    for (const task of tasks) ref.tasks[task.id] = task.status;
+    tasks = [];
+  };
   // Each round makes one request and either shortens `rest` or stops a stream: bounded.
   for (let round = 0; round < 2 * Math.ceil(suffix.length / streamChars) + 4; round++) {
     const part = ref.parts.at(-1);
     if (!part || part.state !== 'streaming') {
-      if (rest === '') return;
+      if (rest === '' && (tasks.length === 0 || final)) return;
       const [chunk, after] = cut(rest, streamChars);
       const startedAt = settings.now();
       const answer = await api('chat.startStream', {
         thread_ts: settings.threadTs,
         recipient_user_id: settings.recipientUserId,
         recipient_team_id: settings.recipientTeamId,
-        markdown_text: chunk,
+        ...streamContent(chunk, tasks),
       });
+      tasksShown();
       ref.ts = tsOf(answer, 'chat.startStream');
       ref.parts.push({ ts: ref.ts, markdown: chunk, state: 'streaming', startedAt });
       rest = after;
@@ -139,20 +155,27 @@ async function streamSuffix(
     const [chunk, after] = cut(rest, streamChars - part.markdown.length);
     if (after !== '' || final) {
       // The stream is full (or the text is final): stop it with what still fits.
-      await stopStream(api, part, chunk);
+      await stopStream(api, part, chunk, tasks);
+      tasksShown();
       rest = after;
       continue;
     }
-    if (chunk === '') return;
-    await api('chat.appendStream', { ts: part.ts, markdown_text: chunk });
+    if (chunk === '' && tasks.length === 0) return;
+    await api('chat.appendStream', { ts: part.ts, ...streamContent(chunk, tasks) });
+    tasksShown();
     part.markdown += chunk;
     return;
   }
   throw new Error('slackTransport: streaming made no progress (a bug in llm-rx)');
 }
 
-async function stopStream(api: Api, part: SlackPart, chunk: string): Promise<void> {
-  await api('chat.stopStream', { ts: part.ts, ...(chunk === '' ? {} : { markdown_text: chunk }) });
+async function stopStream(
+  api: Api,
+  part: SlackPart,
+  chunk: string,
+  tasks: TaskChunk[] = [],
+): Promise<void> {
+  await api('chat.stopStream', { ts: part.ts, ...streamContent(chunk, tasks) });
   part.markdown += chunk;
   part.state = 'stopped';
 }
@@ -172,6 +195,8 @@ async function updateParts(
   const mrkdwn = settings.format === 'slack';
   const write = (markdown: string) => writeFor(settings.format, markdown, edit);
   if (ref.parts.length === 0) {
+    // Nothing to post yet (tool progress before any text shows nothing in update mode).
+    if (text.trim() === '') return;
     const shown = write(text);
     const answer = await api('chat.postMessage', {
       text: shown,

@@ -6,13 +6,20 @@ import { DeliveryError } from '../../delivery/errors';
 import { parseOptions, schedulerOption } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
+import { isSlackClient, type SlackClient } from './slackWebApi';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 /** Options of {@link slackTransport}. */
 export interface SlackTransportOptions {
-  /** A bot token (`xoxb-…`) with `chat:write`. Never printed: messages show `***`. */
-  token: string;
+  /** A bot token (`xoxb-…`) with `chat:write` (or give `client`). Never printed: messages show `***`. */
+  token?: string;
+  /**
+   * The Web API client your bot already has, instead of `token`: `@slack/web-api`'s
+   * `WebClient` (its `apiCall`). Its errors are classified as the HTTP ones (`ratelimited`
+   * with `retryAfter`, platform errors by `data.error`).
+   */
+  client?: SlackClient;
   /** The channel id to post in (`C…`, `G…`, or a DM's `D…`). */
   channel: string;
   /** The `ts` of the message to answer in its thread (the user's message). Streams need one. */
@@ -51,20 +58,32 @@ export interface SlackTransportOptions {
 
 const optionalId = z.optional(z.string().check(z.minLength(1)));
 
-const SlackTransportOptions = z.object({
-  token: z.string().check(z.minLength(1, 'the bot token is required')),
-  channel: z.string().check(z.minLength(1, 'the channel id is required')),
-  threadTs: optionalId,
-  recipientUserId: optionalId,
-  recipientTeamId: optionalId,
-  mode: z._default(z.enum(['auto', 'stream', 'update']), 'auto'),
-  maxStreamMs: z._default(z.number().check(z.positive()), 240000),
-  format: z._default(z.enum(['slack', 'plain']), 'slack'),
-  apiBase: z._default(z.url(), 'https://slack.com'),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
-  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
-  scheduler: schedulerOption,
-});
+const SlackTransportOptions = z
+  .object({
+    token: z.optional(z.string().check(z.minLength(1, 'the bot token is required'))),
+    client: z.optional(
+      z.custom<SlackClient>(isSlackClient, {
+        message: "expected a Web API client with apiCall(): @slack/web-api's WebClient",
+      }),
+    ),
+    channel: z.string().check(z.minLength(1, 'the channel id is required')),
+    threadTs: optionalId,
+    recipientUserId: optionalId,
+    recipientTeamId: optionalId,
+    mode: z._default(z.enum(['auto', 'stream', 'update']), 'auto'),
+    maxStreamMs: z._default(z.number().check(z.positive()), 240000),
+    format: z._default(z.enum(['slack', 'plain']), 'slack'),
+    apiBase: z._default(z.url(), 'https://slack.com'),
+    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+    minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
+    scheduler: schedulerOption,
+  })
+  .check(
+    z.refine((options) => (options.token === undefined) !== (options.client === undefined), {
+      message: 'give either token or client (a Web API client), not both and not neither',
+      path: ['token'],
+    }),
+  );
 
 /**
  * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
@@ -156,7 +175,12 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   let streams = mode !== 'update' && threadTs !== undefined;
   const control = createStopControl();
   const messageSettings = {
-    api: { token, base: apiBase.replace(/\/+$/, ''), fetch: settings.fetch ?? globalThis.fetch },
+    api: {
+      token: token ?? '',
+      base: apiBase.replace(/\/+$/, ''),
+      fetch: settings.fetch ?? globalThis.fetch,
+      client: settings.client,
+    },
     channel: settings.channel,
     threadTs,
     recipientUserId: settings.recipientUserId,
@@ -208,6 +232,9 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       await applyText(messageSettings, state, edit, call, final);
     } finally {
       for (const part of state.parts) open.set(part.ts, state);
+      // No Slack message yet (only tool progress, which update mode does not show): a ref of
+      // its own until the first text posts one.
+      if (state.parts.length === 0) open.set((state.ts ||= `unposted:${edit.message}`), state);
     }
     if (final && !finished.includes(state)) {
       // Its streams are stopped: a later text updates them rather than opening a stream

@@ -71,11 +71,79 @@ export class SlackCallError extends DeliveryError {
   }
 }
 
-/** Settings shared by every call of one transport. */
+/** Settings shared by every call of one transport: a token and where, or a client. */
 export interface SlackApiSettings {
   token: string;
   base: string;
   fetch: typeof fetch;
+  /** The bot's own Web API client (`@slack/web-api`'s WebClient): used instead of the token. */
+  client?: SlackClient;
+}
+
+/**
+ * A Slack Web API client a bot already has: `@slack/web-api`'s `WebClient` (structurally: its
+ * `apiCall(method, options)`, resolving to the answer and rejecting with its platform error
+ * `data.error`, or `slack_webapi_rate_limited_error` with `retryAfter` in seconds).
+ */
+export interface SlackClient {
+  apiCall(method: string, options?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** True when `value` has the shape of a {@link SlackClient}. */
+export function isSlackClient(value: unknown): value is SlackClient {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as SlackClient).apiCall === 'function'
+  );
+}
+
+/** One call through a {@link SlackClient}, its failures classified as {@link callSlack}'s. */
+async function callSlackClient(
+  client: SlackClient,
+  method: SlackMethod,
+  payload: Record<string, unknown>,
+): Promise<SlackAnswer> {
+  const label = `Slack ${method}`;
+  try {
+    const parsed = SlackAnswer.safeParse(await client.apiCall(method, payload));
+    if (parsed.success && parsed.data.ok) return parsed.data;
+    const code = parsed.success ? (parsed.data.error ?? 'unknown_error') : undefined;
+    throw new SlackCallError(`${label}: ${code ?? 'an answer that is not the Web API'}`, code, {
+      status: 200,
+      permanent: code !== undefined && PERMANENT_ERRORS.has(code),
+    });
+  } catch (thrown) {
+    if (thrown instanceof SlackCallError) throw thrown;
+    const error = thrown as {
+      code?: string;
+      data?: { error?: string };
+      retryAfter?: number;
+      statusCode?: number;
+      message?: string;
+    };
+    if (error?.code === 'slack_webapi_rate_limited_error') {
+      const retryAfterMs = (error.retryAfter ?? 1) * 1000;
+      throw new SlackCallError(`${label}: ratelimited`, 'ratelimited', {
+        status: 429,
+        retryAfterMs,
+      });
+    }
+    const code = error?.data?.error;
+    if (code !== undefined) {
+      if (RATE_LIMIT_ERRORS.has(code)) {
+        throw new SlackCallError(`${label}: ${code}`, code, { status: 429, retryAfterMs: 1000 });
+      }
+      const permanent = PERMANENT_ERRORS.has(code);
+      throw new SlackCallError(`${label}: ${code}`, code, { status: 200, permanent });
+    }
+    // No Web API answer (a network error, an HTTP error): transient, and it may have acted.
+    const why = String(error?.message ?? thrown).slice(0, 200);
+    throw new DeliveryError(`${label}: no answer (${why})`, {
+      ambiguous: true,
+      status: error?.statusCode,
+    });
+  }
 }
 
 /**
@@ -89,6 +157,7 @@ export async function callSlack(
   payload: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<SlackAnswer> {
+  if (settings.client) return callSlackClient(settings.client, method, payload);
   const label = `Slack ${method}`;
   const { token } = settings;
   const answer = await postJson(`${settings.base}/api/${method}`, payload, {

@@ -48,6 +48,19 @@ export function typingActivity(text: string, sequence: number, streamId?: string
   return { type: 'typing', text, entities: [{ type: 'streaminfo', ...info }], channelData: info };
 }
 
+/**
+ * An informative update: `typing` with `streamType: 'informative'` (Teams shows it as a progress
+ * bar, not as the message's text), starting a stream (no `streamId`) or updating one.
+ */
+export function informativeActivity(text: string, sequence: number, streamId?: string) {
+  const info = {
+    ...(streamId ? { streamId } : {}),
+    streamType: 'informative',
+    streamSequence: sequence,
+  };
+  return { type: 'typing', text, entities: [{ type: 'streaminfo', ...info }], channelData: info };
+}
+
 /** The `message` that ends a stream: `streamType: 'final'`, no `streamSequence`. */
 export function finalActivity(text: string, streamId: string) {
   const info = { streamId, streamType: 'final' };

@@ -7,7 +7,12 @@ import {
   readFailure,
   type createTeamsConnector,
 } from './teamsConnector';
-import { finalActivity, messageActivity, typingActivity } from './teamsActivities';
+import {
+  finalActivity,
+  informativeActivity,
+  messageActivity,
+  typingActivity,
+} from './teamsActivities';
 import { monotonicNow } from '../../delivery/transportWait';
 
 /** One Teams message showing part of a delivered message. */
@@ -142,5 +147,35 @@ export function createTeamsParts(
     if (refused) await update(part, part.text, context);
   };
 
-  return { open, change, close };
+  /**
+   * Shows `status` as an informative update while no text has streamed: it opens the stream
+   * (`part` undefined) or updates it. Once text streams, or where Teams does not stream, it
+   * shows nothing (informative updates are the placeholder before the answer).
+   */
+  const inform = async (
+    part: TeamsMessagePart | undefined,
+    status: string,
+    context: TransportCall,
+  ): Promise<TeamsMessagePart | undefined> => {
+    if (!streams || (part && (part.closed || part.text !== ''))) return part;
+    const label = `Teams POST activities (informative${part ? ` ${part.id}` : ''})`;
+    const sequence = (part?.sequence ?? 0) + 1;
+    const activity = informativeActivity(status, sequence, part?.id);
+    const startedAt = monotonicNow();
+    const { answer, refused } = await call(label, 'POST', undefined, activity, context, {
+      refusable: true,
+    });
+    if (refused) {
+      if (!part) streams = false;
+      return part;
+    }
+    if (part) {
+      part.sequence = sequence;
+      return part;
+    }
+    const id = activityIdOf(answer, label);
+    return { id, text: '', kind: 'stream', closed: false, sequence, startedAt, sealed: false };
+  };
+
+  return { open, change, close, inform };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
+import { statusLineOf } from '../../delivery/statusLine';
 import { cutChunks, TEAMS_MAX_MESSAGE_CHARS } from './teamsActivities';
 import { createTeamsConnector } from './teamsConnector';
 import { createTeamsParts, type TeamsMessagePart } from './teamsParts';
@@ -129,9 +130,19 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
   const unfinishedSends = new Map<number, TeamsMessageRef>();
 
   const control = createStopControl();
-  const { open, change, close } = createTeamsParts(connector, streams, () =>
+  const { open, change, close, inform } = createTeamsParts(connector, streams, () =>
     control.stop('The user pressed Stop in Teams.'),
   );
+
+  /** Tool activity before any text: an informative update (the answer's text shows none). */
+  const informOf = async (ref: TeamsMessageRef, edit: MessageEdit, context: TransportCall) => {
+    const part = ref.parts.at(-1);
+    const shown = await inform(part, statusLineOf(edit.progress, false, false), context);
+    if (shown && !part) ref.parts.push(shown);
+    return ref;
+  };
+  const isStatusOnly = (edit: MessageEdit) =>
+    edit.text.trim() === '' && statusLineOf(edit.progress, false, false) !== '';
 
   /** Brings `ref`'s Teams messages to the message's whole `text`. */
   const show = async (
@@ -181,6 +192,7 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
     stopSignal: control.stopSignal,
     stop: control.stop,
     async send(edit, context) {
+      if (isStatusOnly(edit)) return informOf({ parts: [], openAt: 0 }, edit, context);
       if (edit.text.trim() === '') {
         throw new DeliveryError(`teamsTransport: message ${edit.message} has no text to send.`, {
           permanent: true,
@@ -193,7 +205,8 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
       unfinishedSends.delete(edit.message);
       return ref;
     },
-    edit: (ref, edit, context) => show(ref, edit.text, context, false),
+    edit: (ref, edit, context) =>
+      isStatusOnly(edit) ? informOf(ref, edit, context) : show(ref, edit.text, context, false),
     finish: (ref, edit, context) => show(ref, edit.text, context, true),
   };
 }

@@ -15,7 +15,7 @@ export type TelegramMethod =
 
 /**
  * Why a call failed, when the transport can do something other than wait or give up:
- * `draft-peer-invalid` (drafts are for private chats: use messages), `formatting` (entities or
+ * `draft-peer-invalid` (drafts are for private chats, or the server has no drafts: use messages), `formatting` (entities or
  * HTML refused: send plain text), `rich-rejected` (a rich message refused, or a server without
  * Rich Messages: send entities), `draft-stopped` (the user pressed Stop on this draft: stop).
  */
@@ -61,13 +61,22 @@ export async function callTelegram(
     if (signal.aborted) throw error;
     return { ok: false, error: error as DeliveryError };
   }
-  const parsed = TelegramAnswer.safeParse(answer.body);
-  const { status } = answer;
+  return readTelegramAnswer(method, answer.status, answer.body, endpoint.token);
+}
+
+/** A Bot API answer (`{ ok, result }` or `{ ok: false, description, parameters }`) as an outcome. */
+export function readTelegramAnswer(
+  method: TelegramMethod,
+  status: number,
+  body: unknown,
+  secret: string,
+): TelegramOutcome {
+  const parsed = TelegramAnswer.safeParse(body);
   if (parsed.success && parsed.data.ok && status < 300) {
     return { ok: true, result: parsed.data.result };
   }
-  const description = scrub(parsed.success ? (parsed.data.description ?? '') : '', endpoint.token);
-  const what = `${label}: ${status} ${description || 'an answer that is not the Bot API'}`;
+  const description = scrub(parsed.success ? (parsed.data.description ?? '') : '', secret);
+  const what = `Telegram ${method}: ${status} ${description || 'an answer that is not the Bot API'}`;
   return classify(method, status, description, what, parsed.data?.parameters?.retry_after);
 }
 
@@ -97,8 +106,14 @@ function classify(
   }
   const isRichMethod = method === 'sendRichMessage' || method === 'sendRichMessageDraft';
   const isDraftMethod = method === 'sendMessageDraft' || method === 'sendRichMessageDraft';
+  // Any refusal of the draft method itself (an older Bot API server: 404, "method not found")
+  // latches to messages, as TEXTDRAFT_PEER_INVALID does.
+  const draftRefused =
+    method === 'sendMessageDraft' &&
+    (status === 404 ||
+      /method.{0,20}(not found|unknown|not supported)|unknown method/i.test(description));
   const fallback: TelegramFallbackReason | undefined =
-    status === 400 && /TEXTDRAFT_PEER_INVALID/.test(description)
+    (status === 400 && /TEXTDRAFT_PEER_INVALID/.test(description)) || draftRefused
       ? 'draft-peer-invalid'
       : isDraftMethod && isStoppedDraftAnswer(status, description)
         ? 'draft-stopped'

@@ -2,11 +2,18 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import { schedulerOption } from '../../internal/options';
 import type { TelegramFormat } from './telegramContent';
+import { isTelegramClient, type TelegramClient } from './telegramClient';
 
 /** Options of {@link telegramTransport}. */
 export interface TelegramTransportOptions {
-  /** The bot token from @BotFather. Never printed: messages show `***` in its place. */
-  token: string;
+  /** The bot token from @BotFather (or give `client`). Never printed: messages show `***` in its place. */
+  token?: string;
+  /**
+   * The Bot API client your bot already has, instead of `token`: grammY's `bot.api` or
+   * Telegraf's `bot.telegram` (see {@link TelegramClient}). Its errors are classified as the
+   * HTTP ones (`error_code`, `parameters.retry_after`).
+   */
+  client?: TelegramClient;
   /** The chat to post in: a user's id (private chat), a group's negative id, or `@name`. */
   chatId: number | string;
   /** The forum topic (or private-chat topic) to post in. */
@@ -17,8 +24,11 @@ export interface TelegramTransportOptions {
    * (`sendMessage` + `editMessageText`); `auto`: drafts when `chatId` is a private chat (a
    * positive id: Telegram gives a private chat the user's id, groups and channels negative
    * ids, `@name` is a channel or supergroup), else edit. `auto` and `draft` both switch to edit
-   * for the rest of the transport's life when Telegram answers TEXTDRAFT_PEER_INVALID.
-   * @defaultValue `'auto'`
+   * for the rest of the transport's life when Telegram refuses a draft (TEXTDRAFT_PEER_INVALID,
+   * or a server without `sendMessageDraft`: 404, unknown method). Drafts are opt-in: Telegram's
+   * clients still mishandle them (a ghost draft over the final message on macOS, a locked
+   * composer on Android).
+   * @defaultValue `'edit'`
    */
   mode?: 'auto' | 'draft' | 'edit';
   /**
@@ -35,21 +45,49 @@ export interface TelegramTransportOptions {
   apiBase?: string;
   /** @defaultValue the global `fetch` */
   fetch?: typeof fetch;
-  /** The least time between two calls to this chat (`deliver`'s default). @defaultValue 1000 */
+  /**
+   * The least time between two calls to this chat, counted from the previous call's answer
+   * (Telegram: about one message per second per chat). @defaultValue 1000
+   */
   minIntervalMs?: number;
+  /**
+   * Whether `chatId` is a private chat (1 call per `minIntervalMs`) or a group, supergroup or
+   * channel (also at most `groupMaxCalls` per `groupWindowMs`). @defaultValue from the id: a
+   * positive id is a private chat, a negative id or `@name` a group or channel
+   */
+  chatType?: 'private' | 'group' | 'supergroup' | 'channel';
+  /** Calls a group, supergroup or channel takes per `groupWindowMs`. @defaultValue 20 */
+  groupMaxCalls?: number;
+  /** @defaultValue 60000 (Telegram: 20 messages a minute in a group) */
+  groupWindowMs?: number;
   /** Where the draft refresh timers run. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
 
-export const TelegramTransportOptions = z.object({
-  token: z.string().check(z.minLength(1, 'the bot token is required')),
-  chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
-  messageThreadId: z.optional(z.int()),
-  mode: z._default(z.enum(['auto', 'draft', 'edit']), 'auto'),
-  format: z._default(z.enum(['telegram', 'telegram-html', 'telegram-rich']), 'telegram'),
-  draftRefreshMs: z._default(z.number().check(z.positive()), 20_000),
-  apiBase: z._default(z.url(), 'https://api.telegram.org'),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
-  minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
-  scheduler: schedulerOption,
-});
+export const TelegramTransportOptions = z
+  .object({
+    token: z.optional(z.string().check(z.minLength(1, 'the bot token is required'))),
+    client: z.optional(
+      z.custom<TelegramClient>(isTelegramClient, {
+        message: "expected a Bot API client: grammY's bot.api or Telegraf's bot.telegram",
+      }),
+    ),
+    chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
+    messageThreadId: z.optional(z.int()),
+    mode: z._default(z.enum(['auto', 'draft', 'edit']), 'edit'),
+    format: z._default(z.enum(['telegram', 'telegram-html', 'telegram-rich']), 'telegram'),
+    draftRefreshMs: z._default(z.number().check(z.positive()), 20_000),
+    apiBase: z._default(z.url(), 'https://api.telegram.org'),
+    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+    minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
+    chatType: z.optional(z.enum(['private', 'group', 'supergroup', 'channel'])),
+    groupMaxCalls: z._default(z.int().check(z.positive()), 20),
+    groupWindowMs: z._default(z.number().check(z.nonnegative()), 60_000),
+    scheduler: schedulerOption,
+  })
+  .check(
+    z.refine((options) => (options.token === undefined) !== (options.client === undefined), {
+      message: 'give either token or client (a bot API client), not both and not neither',
+      path: ['token'],
+    }),
+  );

@@ -1,6 +1,7 @@
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
+import { withStatusLine } from '../../delivery/statusLine';
 import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
@@ -11,10 +12,13 @@ import {
   type ContentLevel,
   type Piece,
 } from './telegramContent';
+import { callTelegramClient } from './telegramClient';
 import { createDraftRefresher, type DraftRefresher } from './telegramDrafts';
 import { TelegramTransportOptions } from './telegramOptions';
 import type { TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
+import type { CallBudget } from '../../delivery/callBudget';
+import { isPrivateChat, telegramChatBudget, telegramChatGates } from './telegramBudget';
 
 export type { TelegramTransportOptions } from './telegramOptions';
 
@@ -34,6 +38,8 @@ export interface TelegramTransport extends StopControl {
   /** The message is final: a draft is persisted, an edited message shows the final text. */
   finish(ref: TelegramRef, edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
   readonly minIntervalMs: number;
+  /** The chat's flood budget: every call passes it (`deliver` asks it when a call may start). */
+  readonly budget: CallBudget;
   /** One message's limit: 4096, or 32,768 for `telegram-rich` (for `toMessageEdits`). */
   readonly maxMessageChars: number;
   /** Whether messages are drafted now (false after a TEXTDRAFT_PEER_INVALID). */
@@ -91,13 +97,32 @@ interface MessageState {
  */
 export function telegramTransport(options: TelegramTransportOptions): TelegramTransport {
   const settings = parseOptions('telegramTransport', TelegramTransportOptions, options);
-  const { token, chatId, format, messageThreadId } = settings;
+  return createTelegramTransport(settings, {
+    budget: telegramChatBudget(telegramChatGates(settings), [], settings.scheduler),
+  });
+}
+
+/** What a transport shares with others of its bot (createTelegramBot): its chat's budget. */
+export interface TelegramTransportShared {
+  budget: CallBudget;
+}
+
+/** {@link telegramTransport} from checked settings, with a budget that may be shared. */
+export function createTelegramTransport(
+  settings: ReturnType<typeof TelegramTransportOptions.parse>,
+  { budget }: TelegramTransportShared,
+): TelegramTransport {
+  const { chatId, format, messageThreadId, client } = settings;
   const endpoint = {
     base: settings.apiBase.replace(/\/+$/, ''),
-    token,
+    token: settings.token ?? '',
     fetch: settings.fetch ?? globalThis.fetch,
   };
-  const isPrivate = typeof chatId === 'number' ? chatId > 0 : /^[1-9]\d*$/.test(chatId);
+  const call = (method: TelegramMethod, payload: Record<string, unknown>, signal: AbortSignal) =>
+    client
+      ? callTelegramClient(client, method, payload, signal)
+      : callTelegram(endpoint, method, payload, signal);
+  const isPrivate = isPrivateChat(settings);
   let drafting = settings.mode === 'draft' || (settings.mode === 'auto' && isPrivate);
   const states = new WeakMap<TelegramRef, MessageState>();
   const control = createStopControl();
@@ -114,8 +139,22 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
     return run;
   };
 
-  const api = (method: TelegramMethod, fields: Record<string, unknown>, signal: AbortSignal) =>
-    callTelegram(endpoint, method, { chat_id: chatId, ...fields }, signal);
+  // Every call of this chat passes its budget (and the token's, in a bot): a 429 holds the chat.
+  const api = async (
+    method: TelegramMethod,
+    fields: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => {
+    const payload = { chat_id: chatId, ...fields };
+    // A new message (the first words of a reply) goes before other chats' edits.
+    const first = method === 'sendMessage' || method === 'sendRichMessage';
+    const outcome = await budget.run(() => call(method, payload, signal), signal, first);
+    const retryAfterMs = outcome.ok ? undefined : outcome.error.retryAfterMs;
+    if (retryAfterMs !== undefined && outcome.ok === false && outcome.error.status === 429) {
+      budget.hold(retryAfterMs);
+    }
+    return outcome;
+  };
 
   const refresher: DraftRefresher<TelegramRef> = createDraftRefresher({
     scheduler: settings.scheduler,
@@ -157,7 +196,10 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
       new DeliveryError(`${error.message}; ${why}`, { retryAfterMs: 0, status: error.status });
     if (fallback === 'draft-peer-invalid' && drafting) {
       drafting = false;
-      throw retryNow('drafts are for private chats: sending messages from now on');
+      const why = /TEXTDRAFT_PEER_INVALID/.test(error.message)
+        ? 'drafts are for private chats'
+        : 'this Bot API server refuses drafts';
+      throw retryNow(`${why}: sending messages from now on`);
     }
     const rejected =
       (fallback === 'rich-rejected' && state.level === 'rich') ||
@@ -217,11 +259,16 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
     }
   };
 
+  // Tool activity shows as a status line in drafts and edits; `finish` sends the text alone.
+  const preview = (edit: MessageEdit) => withStatusLine(edit, levelLimit(firstLevel(format)));
+
   let draftCount = 0;
   const draftBase = Math.floor(Math.random() * 2 ** 30);
 
   return {
-    minIntervalMs: settings.minIntervalMs,
+    // The budget paces every call, counted from answers; deliver only asks it when to take a text.
+    minIntervalMs: 0,
+    budget,
     maxMessageChars: levelLimit(firstLevel(format)),
     get drafting() {
       return drafting;
@@ -229,7 +276,8 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
     stopSignal: control.stopSignal,
     stop: control.stop,
     hasDraft: (draftId) => draftIds.has(draftId),
-    send(edit, call) {
+    send(given, call) {
+      const edit = preview(given);
       const resumed = call.attempt > 1 ? pendingSends.get(edit.message) : undefined;
       const ref: TelegramRef = resumed ?? { messageIds: [] };
       pendingSends.set(edit.message, ref);
@@ -246,7 +294,8 @@ export function telegramTransport(options: TelegramTransportOptions): TelegramTr
         return ref;
       });
     },
-    edit(ref, edit, call) {
+    edit(ref, given, call) {
+      const edit = preview(given);
       return serial(async () => {
         if (isDraft(ref)) await draft(ref, edit, call);
         else {

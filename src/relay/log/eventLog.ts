@@ -55,6 +55,22 @@ export interface EventLog {
   latest(chatId: string): Promise<string | undefined>;
   /** Whether `streamId` is `open` (no terminal yet), `finished`, or `unknown` to the log. */
   status(streamId: string): Promise<StreamStatus>;
+  /**
+   * Asks the recorder of `streamId` to stop, whichever node it runs on: aborts every
+   * `stopSignal(streamId)` (Redis: on every node, within 500 ms). `recordTo` then ends the
+   * stream `incomplete` `aborted` (with `reason` in its message), so every follower and every
+   * later reader sees the text produced before the stop, then the stop. Nothing happens to a
+   * stream that already finished. Resolves once the stop is recorded; rejects with
+   * `log-unavailable` when the backend cannot be reached.
+   */
+  stop(streamId: string, reason?: string): Promise<void>;
+  /**
+   * The signal a stop of `streamId` aborts (its `reason` an `LlmRxError` `aborted`). The
+   * producer passes it to its provider `fetch` (and `streamEvents`' `signal`), so that a stop
+   * closes the provider request; `recordTo` watches it too. May be asked for before the stream
+   * is claimed.
+   */
+  stopSignal(streamId: string): AbortSignal;
   /** Releases everything the log opened (connections, timers). Idempotent. */
   close(): Promise<void>;
 }

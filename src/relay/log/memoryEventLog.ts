@@ -6,6 +6,7 @@ import { isTerminal } from '../../terminalEvents';
 import { durationOption, parseOptions, schedulerOption } from '../../internal/options';
 import type { EventLog, EventLogWriter, LoggedEvent, StreamStatus } from './eventLog';
 import { checkResumePosition, pastTheEnd, unknownStream, streamExists } from './errors';
+import { stopSignals } from './stopSignals';
 
 /** Options of {@link memoryEventLog}. */
 export interface MemoryEventLogOptions {
@@ -58,6 +59,8 @@ interface Reader {
  *   read, append, latest, status), which forgets what expired, oldest first. The log never
  *   holds a Node process open, and the memory held is the streams open now plus those finished
  *   within the TTL (as of the last call).
+ * - `stop(id)` aborts `stopSignal(id)` at once (synchronously); `recordTo` ends the stream
+ *   `incomplete` `aborted`. A stop of a finished or unknown stream does nothing.
  * - `close()` forgets every stream and errors open readers with `log-unavailable`.
  *
  * @example
@@ -75,6 +78,7 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
   const finished = new Map<string, StoredStream>();
   /** chat id → the stream id of its latest response. */
   const chats = new Map<string, string>();
+  const stops = stopSignals();
 
   const forgetExpired = () => {
     const now = scheduler.now();
@@ -119,6 +123,7 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
       stored.events.push(event);
       if (isTerminal(event)) {
         stored.closed = true;
+        stops.forget(stored.streamId); // a stop after the terminal changes nothing
         stored.expiresAt = scheduler.now() + ttlMs;
         finished.set(stored.streamId, stored);
       }
@@ -169,7 +174,15 @@ export function memoryEventLog(options: MemoryEventLogOptions = {}): EventLog {
       const status: StreamStatus = !stored ? 'unknown' : stored.closed ? 'finished' : 'open';
       return Promise.resolve(status);
     },
+    stop(streamId, reason) {
+      const stored = held(streamId);
+      // An open stream, or one whose producer already holds its signal (it may claim next).
+      if (stored ? !stored.closed : stops.has(streamId)) stops.abort(streamId, reason);
+      return Promise.resolve();
+    },
+    stopSignal: (streamId) => stops.signal(streamId),
     close() {
+      stops.clear();
       for (const stored of streams.values()) {
         for (const reader of stored.readers) {
           reader.subscriber.error(

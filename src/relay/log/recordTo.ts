@@ -5,6 +5,7 @@ import { type StreamEvent } from '../../events';
 import { failedEvent, failedFromError, isTerminal } from '../../terminalEvents';
 import { parseOptions } from '../../internal/options';
 import type { EventLog, EventLogWriter } from './eventLog';
+import { stopMessage } from './stopSignals';
 
 /** What a recorder appends when it is unsubscribed before the terminal. */
 const ABORTED: StreamEvent = {
@@ -44,6 +45,9 @@ const RecordToOptions = z.strictObject({ chatId: z.optional(z.string().check(z.m
  * - Source completes without a terminal → `failed` `stream-closed` is appended and passed on;
  *   a source error → `failed` with its code. The log's stream always ends with a terminal.
  * - Unsubscribed before the terminal → appends `incomplete` `aborted`, so followers end too.
+ * - `log.stop(streamId)` (any node) → appends `incomplete` `aborted` (the stop's reason in its
+ *   message) and lets go of the source, whose provider request then closes. Give the producer's
+ *   `fetch` `log.stopSignal(streamId)` too, so a stop before the answer's headers aborts it.
  * - The backend failing after the claim (`writer.failures`) → `failed` `log-unavailable`
  *   downstream, and the source is let go.
  * - Decouple the recording from any one client: subscribe it on its own, and answer every
@@ -84,6 +88,7 @@ export function recordTo(
       // Ends the output with `last`; appending it is the caller's business.
       const finish = (last: StreamEvent) => {
         ended = true;
+        stopSignal.removeEventListener('abort', onStop);
         sourceSubscription?.unsubscribe();
         failuresSubscription?.unsubscribe();
         writer?.release();
@@ -98,6 +103,19 @@ export function recordTo(
         }
       };
 
+      // A stop (log.stop, on any node) ends the recording here, whatever the source still sends.
+      const stopSignal = log.stopSignal(streamId);
+      const onStop = () => {
+        if (!writer || ended) return;
+        const reason: unknown = stopSignal.reason;
+        const message =
+          reason instanceof Error && reason.message !== ''
+            ? reason.message
+            : stopMessage(undefined);
+        guard(() => pass({ type: 'incomplete', reason: 'aborted', message }));
+      };
+      stopSignal.addEventListener('abort', onStop);
+
       const claimSubscription = log.claim(streamId, claimOptions).subscribe({
         next(granted) {
           writer = granted;
@@ -105,6 +123,7 @@ export function recordTo(
             finish(failedFromError(error)),
           );
           if (ended) return;
+          if (stopSignal.aborted) return onStop(); // stopped before the claim was granted
           sourceSubscription = source.subscribe({
             next: (event) => guard(() => pass(event)),
             error: (error) => guard(() => pass(failedFromError(error))),
@@ -133,6 +152,7 @@ export function recordTo(
       });
 
       return () => {
+        stopSignal.removeEventListener('abort', onStop);
         claimSubscription.unsubscribe();
         sourceSubscription?.unsubscribe();
         failuresSubscription?.unsubscribe();

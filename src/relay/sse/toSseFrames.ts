@@ -11,6 +11,11 @@ export interface SseFramesOptions {
   heartbeatMs?: number;
   /** The position (`id:`) of the first event: `after + 1` when resuming. @defaultValue 0 */
   startAt?: number;
+  /**
+   * The reconnection delay the stream opens with (`retry: <ms>`), for a standard `EventSource`;
+   * `false` sends none. @defaultValue 1000
+   */
+  retryMs?: number | false;
   /** Where the heartbeat timer runs. @defaultValue asyncScheduler */
   scheduler?: SchedulerLike;
 }
@@ -18,8 +23,14 @@ export interface SseFramesOptions {
 export const SseFramesOptions = z.object({
   heartbeatMs: z._default(durationOption, 15_000),
   startAt: z._default(z.int().check(z.nonnegative()), 0),
+  retryMs: z._default(z.union([z.int().check(z.nonnegative()), z.literal(false)]), 1000),
   scheduler: schedulerOption,
 });
+
+/** The field a stream opens with: an `EventSource` waits this long before it reconnects. */
+export function sseRetryField(retryMs: number): string {
+  return `retry: ${retryMs}\n\n`;
+}
 
 /** The SSE comment sent as a heartbeat: proxies see bytes, clients ignore it. */
 export const SSE_PING = ': ping\n\n';
@@ -31,15 +42,18 @@ export function sseFrame(position: number, event: StreamEvent): string {
 }
 
 /**
- * Events as the text of llm-rx's own SSE wire: one message per event, `id:` its
- * position, and a `: ping` comment after `heartbeatMs` without an event (counted from
- * subscription, reset by each event). The text `toSseStream` encodes.
+ * Events as the text of llm-rx's own SSE wire: a `retry: <retryMs>` field first, then one
+ * message per event, `id:` its position, and a `: ping` comment after `heartbeatMs` without an
+ * event (counted from subscription, reset by each event). The text `toSseStream` encodes.
  *
  * ```
  * source:  -a 10ms b-(c|)                 (heartbeatMs: 5)
- * result:  -x 4ms p 4ms p y-(z|)          x/y/z = "id: 0|1|2\ndata: {…}\n\n", p = ": ping\n\n"
+ * result:  rx 4ms p 4ms p y-(z|)          r = "retry: 1000\n\n", x/y/z = "id: 0|1|2\ndata: {…}\n\n",
+ *                                         p = ": ping\n\n"
  * ```
  *
+ * - The `retry:` field (sent at subscription) tells a standard `EventSource` to reconnect after
+ *   `retryMs`, not its own default (about 3 s); readers of llm-rx's wire ignore it.
  * - Completes after the terminal and lets go of the source.
  * - A source error goes out as one `failed` event (the error's code), then completion.
  * - A source that completes without a terminal just completes; the reader's `streamEvents`
@@ -60,6 +74,7 @@ export function toSseFrames(options: SseFramesOptions = {}): OperatorFunction<St
 export function sseFrames({
   heartbeatMs,
   startAt,
+  retryMs,
   scheduler,
 }: z.output<typeof SseFramesOptions>): OperatorFunction<StreamEvent, string> {
   return createOperator<StreamEvent, string>(({ subscriber, unsubscribeSource }) => {
@@ -80,6 +95,7 @@ export function sseFrames({
       subscriber.next(sseFrame(position++, last));
       subscriber.complete();
     };
+    if (retryMs !== false) subscriber.next(sseRetryField(retryMs));
     armHeartbeat();
     return {
       next(event) {
