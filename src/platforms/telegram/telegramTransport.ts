@@ -2,7 +2,7 @@ import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
 import { withStatusLine } from '../../delivery/statusLine';
-import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
+import type { TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
   isFormatted,
@@ -12,12 +12,12 @@ import {
   type ContentLevel,
   type Piece,
 } from './telegramContent';
-import { callTelegramClient } from './telegramClient';
 import { createDraftRefresher, type DraftRefresher } from './telegramDrafts';
 import { TelegramTransportOptions } from './telegramOptions';
 import type { TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
 import type { CallBudget } from '../../delivery/callBudget';
+import { budgetedCaller } from './telegramCaller';
 import { isPrivateChat, telegramChatBudget, telegramChatGates } from './telegramBudget';
 
 export type { TelegramTransportOptions } from './telegramOptions';
@@ -66,10 +66,9 @@ interface MessageState {
  * group, or TEXTDRAFT_PEER_INVALID:  send → sendMessage   edit → editMessageText   finish → (edit if needed)
  * ```
  *
- * - Drafts carry `can_stop: true` (Bot API 10.3): the user's Stop arrives as a
- *   `stopped_message_generation` update ({@link telegramStopOf}); the bot calls `stop()`, or a
- *   draft call refused as stopped does it. Either aborts `stopSignal`; no draft is written
- *   after it, and `finish` persists the partial text (with `deliver`'s stop notice) as a message.
+ * - Drafts carry `can_stop: true` (Bot API 10.3). The user's Stop (`telegramStopOf` → `stop()`,
+ *   or a draft call refused as stopped) aborts `stopSignal`; no draft is written after it, and
+ *   `finish` persists the partial text (with `deliver`'s stop notice) as a message.
  * - One `draft_id` per message. Telegram rejected drafts once (TEXTDRAFT_PEER_INVALID): that
  *   call is retried at once as a message, and drafts stay off for the transport's life.
  * - A text longer than one Telegram message continues in further messages (the ref lists them
@@ -112,16 +111,9 @@ export function createTelegramTransport(
   settings: ReturnType<typeof TelegramTransportOptions.parse>,
   { budget }: TelegramTransportShared,
 ): TelegramTransport {
-  const { chatId, format, messageThreadId, client } = settings;
-  const endpoint = {
-    base: settings.apiBase.replace(/\/+$/, ''),
-    token: settings.token ?? '',
-    fetch: settings.fetch ?? globalThis.fetch,
-  };
-  const call = (method: TelegramMethod, payload: Record<string, unknown>, signal: AbortSignal) =>
-    client
-      ? callTelegramClient(client, method, payload, signal)
-      : callTelegram(endpoint, method, payload, signal);
+  const { format, messageThreadId } = settings;
+  // Every call of this chat passes its budget (and the token's, in a bot).
+  const api = budgetedCaller(settings, budget);
   const isPrivate = isPrivateChat(settings);
   let drafting = settings.mode === 'draft' || (settings.mode === 'auto' && isPrivate);
   const states = new WeakMap<TelegramRef, MessageState>();
@@ -137,23 +129,6 @@ export function createTelegramTransport(
     const run = chain.then(work, work);
     chain = run.catch(() => undefined);
     return run;
-  };
-
-  // Every call of this chat passes its budget (and the token's, in a bot): a 429 holds the chat.
-  const api = async (
-    method: TelegramMethod,
-    fields: Record<string, unknown>,
-    signal: AbortSignal,
-  ) => {
-    const payload = { chat_id: chatId, ...fields };
-    // A new message (the first words of a reply) goes before other chats' edits.
-    const first = method === 'sendMessage' || method === 'sendRichMessage';
-    const outcome = await budget.run(() => call(method, payload, signal), signal, first);
-    const retryAfterMs = outcome.ok ? undefined : outcome.error.retryAfterMs;
-    if (retryAfterMs !== undefined && outcome.ok === false && outcome.error.status === 429) {
-      budget.hold(retryAfterMs);
-    }
-    return outcome;
   };
 
   const refresher: DraftRefresher<TelegramRef> = createDraftRefresher({
