@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { lastValueFrom, toArray } from 'rxjs';
 import { channel as channelStage } from '../../../src/channels/channel';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
@@ -54,6 +55,21 @@ describe('slackStopOf', () => {
     expect(slackStopOf({ type: 'event_callback', event: { type: 'message' } })).toBe(undefined);
     expect(slackStopOf({ ...event, channel: 7 })).toBe(undefined);
     expect(slackStopOf(null)).toBe(undefined);
+  });
+});
+
+describe('slackStopOf (property)', () => {
+  it('never throws, and keeps exactly the string timestamps of the stopped streams', () => {
+    fc.assert(fc.property(fc.anything(), (event) => void slackStopOf(event)));
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.oneof(fc.string(), fc.integer())), (channel, listed) => {
+        const event = { type: 'agent_session_stopped', channel, streaming_message_ts: listed };
+        expect(slackStopOf(event)).toEqual({
+          channel,
+          streamingMessageTs: listed.filter((ts) => typeof ts === 'string'),
+        });
+      }),
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { lastValueFrom, toArray } from 'rxjs';
 import { channel } from '../../../src/channels/channel';
 import { toMessageEdits } from '../../../src/channels/toMessageEdits';
@@ -51,6 +52,34 @@ describe('telegramStopOf', () => {
     expect(telegramStopOf({ stopped_message_generation: { chat: { id: 1 } } })).toBe(undefined);
     expect(telegramStopOf(null)).toBe(undefined);
     expect(telegramStopOf('stopped_message_generation')).toBe(undefined);
+  });
+});
+
+describe('telegramStopOf (property)', () => {
+  it('never throws; reads exactly the ids of any stopped_message_generation update', () => {
+    fc.assert(fc.property(fc.anything(), (update) => void telegramStopOf(update)));
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer(),
+        fc.option(fc.integer(), { nil: undefined }),
+        (chatId, draftId, thread) => {
+          const update = {
+            update_id: 1,
+            stopped_message_generation: {
+              chat: { id: chatId },
+              draft_id: draftId,
+              message_thread_id: thread,
+            },
+          };
+          const expected =
+            thread === undefined
+              ? { chatId, draftId }
+              : { chatId, draftId, messageThreadId: thread };
+          expect(telegramStopOf(update)).toEqual(expected);
+        },
+      ),
+    );
   });
 });
 
