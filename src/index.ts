@@ -205,6 +205,7 @@ export type {
 export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackRef, SlackRefPart } from './platforms/slack/slackRef';
 export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
 export type {

@@ -122,7 +122,6 @@ export function createTelegramTransport(
   // A send that failed half-way (a 429 after its first part) is continued, not repeated.
   const pendingSends = new Map<number, TelegramRef>();
   const thread = messageThreadId === undefined ? {} : { message_thread_id: messageThreadId };
-
   // Calls go out one at a time, refreshes included, in the order they were asked for.
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -236,7 +235,6 @@ export function createTelegramTransport(
 
   // Tool activity shows as a status line in drafts and edits; `finish` sends the text alone.
   const preview = (edit: MessageEdit) => withStatusLine(edit, levelLimit(firstLevel(format)));
-
   let draftCount = 0;
   const draftBase = Math.floor(Math.random() * 2 ** 30);
 
