@@ -29,3 +29,17 @@ export const durationOption = z.number().check(z.nonnegative());
 
 /** Every options object goes through it (see parseOptions.ts). */
 export { parseOptions } from './parseOptions';
+
+/**
+ * The check of a transport that takes a token or the client a bot already has: exactly one of
+ * the two. `clientKind` names the client in the message (`a bot API client`).
+ */
+export function tokenOrClient(clientKind: string) {
+  return z.refine<{ token?: unknown; client?: unknown }>(
+    (options) => (options.token === undefined) !== (options.client === undefined),
+    {
+      message: `give either token or client (${clientKind}), not both and not neither`,
+      path: ['token'],
+    },
+  );
+}

@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { LlmRxError } from '../../errors';
-import { parseOptions, schedulerOption } from '../../internal/options';
+import { parseOptions, schedulerOption, tokenOrClient } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
 import { refOf, restoredState, type SlackRef } from './slackRef';
@@ -86,12 +86,7 @@ const SlackTransportOptions = z
     minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
     scheduler: schedulerOption,
   })
-  .check(
-    z.refine((options) => (options.token === undefined) !== (options.client === undefined), {
-      message: 'give either token or client (a Web API client), not both and not neither',
-      path: ['token'],
-    }),
-  );
+  .check(tokenOrClient('a Web API client'));
 
 /**
  * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
