@@ -8,8 +8,8 @@ const children: ChildProcess[] = [];
 
 const botProcess = (args: string[]) => startBotProcess(children, 'recordAndAnswer.ts', token, args);
 
-/** Waits (bounded) until `ready()` holds. */
-async function until(ready: () => boolean, ms = 15_000) {
+/** Waits (bounded: a minute, for a loaded machine starting tsx) until `ready()` holds. */
+async function until(ready: () => boolean, ms = 60_000) {
   const end = Date.now() + ms;
   while (!ready()) {
     if (Date.now() > end) throw new Error('timed out waiting');
@@ -58,6 +58,6 @@ describeRedis(
       } finally {
         await api.close();
       }
-    }, 60_000);
+    }, 150_000);
   },
 );
