@@ -220,6 +220,25 @@ export type {
   TeamsTransport,
   TeamsTransportOptions,
 } from './platforms/teams/teamsTransport';
+export {
+  MAX_IDLE_TYPING_REFRESHES,
+  WHATSAPP_MAX_MESSAGE_CHARS,
+  whatsappTransport,
+} from './platforms/whatsapp/whatsappTransport';
+export type {
+  WhatsAppMessageRef,
+  WhatsAppTransport,
+  WhatsAppTransportOptions,
+} from './platforms/whatsapp/whatsappTransport';
+export {
+  GOOGLE_CHAT_MAX_MESSAGE_CHARS,
+  googleChatTransport,
+} from './platforms/googlechat/googleChatTransport';
+export type {
+  GoogleChatMessageRef,
+  GoogleChatTransport,
+  GoogleChatTransportOptions,
+} from './platforms/googlechat/googleChatTransport';
 export type {
   AnswerOutcome,
   AnswerReport,

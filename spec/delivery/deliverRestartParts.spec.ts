@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createClient } from 'redis';
 import { ReplaySubject } from 'rxjs';
-import type { DeliveryReport } from '../../src/delivery/types';
 import type { StreamEvent } from '../../src/events';
 import { redisEventLog, redisLedger } from '../../src/redis';
 import { recordTo } from '../../src/relay/log/recordTo';
@@ -10,6 +8,7 @@ import { startFakeDiscordApi } from '../helpers/discord/fakeDiscordApi';
 import { describeRedis } from '../helpers/redisServer';
 import { startFakeSlackApi } from '../helpers/slack/fakeSlackApi';
 import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
+import { startBotProcess } from './children/botProcess';
 
 // One chat message the platform holds in several messages (Slack: streams rotated at 1,500
 // bytes; Telegram: parts of 4096; Discord: parts of 2000). A bot process delivers the first half
@@ -25,29 +24,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Every character once, in order; whitespace aside (a platform trims it at a part's edge). */
 const squeezed = (text: string) => text.replace(/\s+/g, '');
 
-function botProcess(args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(__dirname, 'children', 'deliverPartsFromLog.ts'), ...args],
-    {
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, BOT_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  const reports = () =>
-    output
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as DeliveryReport);
-  return { child, exited, reports };
-}
+const botProcess = (args: string[]) =>
+  startBotProcess(children, 'deliverPartsFromLog.ts', token, args);
 
 interface Fake {
   apiBase: string;

@@ -5,7 +5,7 @@ import { DeliveryError } from '../../delivery/errors';
 import type { TransportCall } from '../../delivery/types';
 import { slackErrorOf, type callSlack, type SlackMethod } from './slackWebApi';
 import { streamContent, type TaskChunk } from './slackTasks';
-import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessage';
+import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
 
 type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType<typeof callSlack>;
 
