@@ -10,10 +10,14 @@ import type { DeliveryReport, DeliveryTransport } from '../../src/delivery/types
 import type { StreamEvent } from '../../src/events';
 import { failedEvent } from '../../src/terminalEvents';
 import { discordTransport } from '../../src/platforms/discord/discordTransport';
+import { googleChatTransport } from '../../src/platforms/googlechat/googleChatTransport';
+import { whatsappTransport } from '../../src/platforms/whatsapp/whatsappTransport';
 import { slackTransport } from '../../src/platforms/slack/slackTransport';
 import { teamsTransport } from '../../src/platforms/teams/teamsTransport';
 import { telegramTransport } from '../../src/platforms/telegram/telegramTransport';
 import { startFakeDiscordApi } from '../helpers/discord/fakeDiscordApi';
+import { startFakeGoogleChatApi } from '../helpers/googlechat/fakeGoogleChatApi';
+import { startFakeWhatsAppApi } from '../helpers/whatsapp/fakeWhatsAppApi';
 import { startFakeSlackApi } from '../helpers/slack/fakeSlackApi';
 import { startFakeTeamsApi } from '../helpers/teams/fakeTeamsApi';
 import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
@@ -102,6 +106,35 @@ const platforms: Array<{ name: string; open(): Promise<Chat> }> = [
       });
       const shown = () =>
         api.messages('a:1').map((m) => ({ text: m.text, done: m.state !== 'streaming' }));
+      return { transport, shown, close: api.close };
+    },
+  },
+  {
+    name: 'whatsapp',
+    async open() {
+      const api = await startFakeWhatsAppApi({ token: TOKEN, phoneNumberId: '1065', inbound: [] });
+      const transport = whatsappTransport({
+        token: TOKEN,
+        phoneNumberId: '1065',
+        to: '16505550100',
+        apiBase: api.apiBase,
+      });
+      const shown = () => api.messages.map((m) => ({ text: m.body, done: true }));
+      return { transport, shown, close: api.close };
+    },
+  },
+  {
+    name: 'google chat',
+    async open() {
+      const space = 'spaces/TOOLS';
+      const api = await startFakeGoogleChatApi({ token: TOKEN, space });
+      const transport = googleChatTransport({
+        space,
+        token: TOKEN,
+        minIntervalMs: 0,
+        apiBase: api.apiBase,
+      });
+      const shown = () => api.messages.map((m) => ({ text: m.text, done: true }));
       return { transport, shown, close: api.close };
     },
   },
