@@ -5,6 +5,7 @@ import { lastValueFrom, of, toArray } from 'rxjs';
 import type { MessageEdit, MessageStep } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
 import type { StreamEvent } from '../../src/events';
+import { renderMessages } from '../../src/render/renderMarkdown';
 
 const progress = fc.record({
   type: fc.constant('progress' as const),
@@ -50,5 +51,19 @@ describe('toMessageEdits of tool progress only', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('with render, the final edit carries the rendered statuses', async () => {
+    const events: StreamEvent[] = [
+      { type: 'progress', id: 'call_1', name: 'web_search', status: 'done' },
+      { type: 'completed', finishReason: 'tool-calls' },
+    ];
+    const steps = (await lastValueFrom(
+      of(...events).pipe(toMessageEdits({ maxMessageChars: 4096, render: 'telegram' }), toArray()),
+    )) as MessageStep[];
+    const final = steps.at(-2) as MessageEdit;
+    expect(final.text).toBe('✓ web\\_search');
+    expect(final.rendered).toEqual(renderMessages(final.text, 'telegram')[0].rendered);
+    expect(final.rendered?.format).toBe('telegram');
   });
 });
