@@ -5,7 +5,8 @@ import type { StreamEvent, TerminalEvent } from '../events';
 import { failedEvent, failedFromError, isTerminal } from '../terminalEvents';
 import { createOperator } from '../internal/createOperator';
 import { parseOptions } from '../internal/options';
-import { MIN_RENDER_LENGTH, renderFormats } from '../render/renderMarkdown';
+import { statusLineOf } from '../delivery/statusLine';
+import { MIN_RENDER_LENGTH, renderFormats, renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat } from '../render/types';
 import {
   createMessageEditPlanner,
@@ -79,7 +80,10 @@ const ToMessageEditsOptions = z
  * - `progress` events (`channel(name, { progress: true })`) repeat the current message's last
  *   edit with `progress`: every tool of the answer and its status; later edits carry it too.
  *   Before any text they open message 0 with an empty `text`. The transports show it their
- *   own way and never in the final text.
+ *   own way and never in the final text. An answer of tool calls only (no text at all, e.g.
+ *   finish `tool-calls`) ends message 0 with one more edit whose `text` is every tool and its
+ *   status (`✓ web_search · ✗ fetch`): that is the final text the chat keeps, never an empty
+ *   message or a status line left running.
  * - The terminal (`completed`, `incomplete`, `failed`) becomes the last step, `{ op: 'end',
  *   terminal }`, as it came (`silent: true` when a `silent` event came before it: nothing is
  *   shown). A source that completes without a terminal ends with a `failed` terminal, code
@@ -138,6 +142,9 @@ export function toMessageEdits(
     const end = (terminal: TerminalEvent) => {
       ended = true;
       for (const edit of planner.close()) emit(edit);
+      // An answer of tool calls only: message 0 (opened by its progress) gets their statuses
+      // as its final text, so no message stays empty or ends as a bare status line.
+      if (!last && tools.size > 0 && !silent) emit(toolsOnlyEdit([...tools.values()], settings));
       subscriber.next(silent ? { op: 'end', terminal, silent: true } : { op: 'end', terminal });
     };
     return {
@@ -166,6 +173,18 @@ export function toMessageEdits(
       },
     };
   });
+}
+
+/** The final edit of message 0 when no text came: every tool with its icon, as plain text. */
+function toolsOnlyEdit(
+  tools: ToolStatus[],
+  settings: { maxMessageChars: number; render?: RenderFormat },
+): MessageEdit {
+  const text = statusLineOf(tools, false);
+  const edit: MessageEdit = { op: 'edit', message: 0, text };
+  if (!settings.render) return edit;
+  const [first] = renderMessages(text, settings.render, { maxLength: settings.maxMessageChars });
+  return { ...edit, rendered: first.rendered };
 }
 
 const STREAM_CLOSED = "The events ended before the stream's terminal event.";

@@ -68,8 +68,8 @@ function codeText(code: string): string {
 
 /**
  * The edit that shows `notice` after `last` (the newest text of the answer's last message): an
- * edit of that message with the notice on a line of its own when it still fits
- * `maxMessageChars` (rendered again in its format when it was rendered), else a new message.
+ * edit of that message with the notice on a line of its own (the notice alone when that
+ * message has no text: only a status line showed) when it still fits `maxMessageChars` (rendered again in its format when it was rendered), else a new message.
  */
 export function noticeEdit(
   last: MessageEdit | undefined,
@@ -77,7 +77,8 @@ export function noticeEdit(
   maxMessageChars: number | undefined,
 ): MessageEdit {
   if (!last) return { op: 'send', message: 0, text: notice };
-  const text = `${last.text}\n\n${notice}`;
+  // A message with no text (only a tool status line) showed no text: the notice is its text.
+  const text = last.text.trim() === '' ? notice : `${last.text}\n\n${notice}`;
   const format = last.rendered?.format;
   if (format) {
     const messages = renderMessages(

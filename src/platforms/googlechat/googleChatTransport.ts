@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { DeliveryError } from '../../delivery/errors';
 import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
+import { withStatusLine } from '../../delivery/statusLine';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
 import { fetchOption, oneTokenSource, parseOptions } from '../../internal/options';
@@ -159,6 +160,9 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
 
+  // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
+  const preview = (edit: MessageEdit) => withStatusLine(edit, GOOGLE_CHAT_MAX_MESSAGE_CHARS);
+
   const control = createStopControl();
   return {
     stopSignal: control.stopSignal,
@@ -166,10 +170,10 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
     maxMessageChars: GOOGLE_CHAT_MAX_MESSAGE_CHARS,
     minIntervalMs: settings.minIntervalMs,
     send: async (edit, context) =>
-      sendInParts(edit, context.attempt, piecesOf(edit), (ref, pieces) =>
+      sendInParts(edit, context.attempt, piecesOf(preview(edit)), (ref, pieces) =>
         show(ref, pieces, context),
       ),
-    edit: update,
+    edit: (ref, edit, context) => update(ref, preview(edit), context),
     finish: update,
   };
 }
