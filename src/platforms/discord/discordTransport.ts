@@ -6,7 +6,7 @@ import { discordLimits } from './limits';
 import { renderMessages } from '../../render/renderMarkdown';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
-import { withStatusLine } from '../../delivery/statusLine';
+import { previewOf } from '../../delivery/healPreview';
 import { postJson, scrub } from '../../delivery/httpCall';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 
@@ -176,8 +176,8 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     const pieces = discordPieces(edit);
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
-  // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
-  const preview = (edit: MessageEdit) => withStatusLine(edit, DISCORD_MAX_MESSAGE_CHARS);
+  // Open markdown healed, tool activity as a status line; `finish` shows the text as written.
+  const preview = (edit: MessageEdit) => previewOf(edit, DISCORD_MAX_MESSAGE_CHARS);
 
   return {
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
