@@ -207,6 +207,8 @@ export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
 export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
+export { createDiscordBot } from './platforms/discord/discordBot';
+export type { DiscordBot, DiscordBotOptions } from './platforms/discord/discordBot';
 export type {
   DiscordMessageRef,
   DiscordTransport,

@@ -9,6 +9,7 @@ import { DeliveryError } from '../../delivery/errors';
 import { previewOf } from '../../delivery/healPreview';
 import { postJson, scrub } from '../../delivery/httpCall';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import type { CallBudget } from '../../delivery/callBudget';
 
 /** Discord's limit for a message's `content`, in characters (`platformLimits.discord`). */
 export const DISCORD_MAX_MESSAGE_CHARS = discordLimits.maxMessageChars;
@@ -52,6 +53,13 @@ export type DiscordTransport = DeliveryTransport<DiscordMessageRef> & {
   readonly maxMessageChars: number;
 };
 
+/** What a bot's transports share (`createDiscordBot`): its route buckets and global budget. */
+export interface DiscordSharedLimits {
+  limits?: ReturnType<typeof createDiscordRateLimits>;
+  budget?: Pick<CallBudget, 'run'>;
+}
+const unbudgeted: Pick<CallBudget, 'run'> = { run: (call) => call() };
+
 const DiscordError = z.looseObject({
   message: z.optional(z.string()),
   code: z.optional(z.number()),
@@ -88,7 +96,10 @@ const DiscordMessage = z.looseObject({ id: z.string() });
  * ```
  * @param options - {@link DiscordTransportOptions}
  */
-export function discordTransport(options: DiscordTransportOptions): DiscordTransport {
+export function discordTransport(
+  options: DiscordTransportOptions,
+  shared: DiscordSharedLimits = {},
+): DiscordTransport {
   const { token, channelId, apiBase, ...rest } = parseOptions(
     'discordTransport',
     DiscordTransportOptions,
@@ -96,7 +107,8 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
   );
   const fetchFn = rest.fetch ?? globalThis.fetch;
   const base = `${apiBase.replace(/\/+$/, '')}/channels/${encodeURIComponent(channelId)}/messages`;
-  const limits = createDiscordRateLimits();
+  const limits = shared.limits ?? createDiscordRateLimits();
+  const budget = shared.budget;
   // A send that failed after posting some of its pieces: its retry goes on from there.
   const unfinishedSends = new Map<number, DiscordMessageRef>();
 
@@ -106,22 +118,25 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     content: string | undefined,
     context: TransportCall,
   ): Promise<unknown> => {
-    // Buckets are per route; the message id is not part of the route.
-    const route = `${method} /channels/{id}/messages${messageId === undefined ? '' : '/{mid}'}`;
+    // Buckets are per route and channel (its top-level resource); the message id is not part.
+    const route = `${method} /channels/${channelId}/messages${messageId === undefined ? '' : '/{mid}'}`;
     const label = `Discord ${method} /channels/${channelId}/messages${messageId ? `/${messageId}` : ''}`;
+    // The bucket's wait first: a call waiting for its bucket holds no slot of the global budget.
     await limits.beforeRequest(route, context.signal);
-    const answer = await postJson(
-      messageId === undefined ? base : `${base}/${encodeURIComponent(messageId)}`,
-      content === undefined ? undefined : { content, allowed_mentions: { parse: [] } },
-      {
-        fetch: fetchFn,
-        method,
-        headers: { authorization: `Bot ${token}` },
-        signal: context.signal,
-        secret: token,
-        label,
-      },
-    );
+    const answer = await (budget ?? unbudgeted).run(async () => {
+      return postJson(
+        messageId === undefined ? base : `${base}/${encodeURIComponent(messageId)}`,
+        content === undefined ? undefined : { content, allowed_mentions: { parse: [] } },
+        {
+          fetch: fetchFn,
+          method,
+          headers: { authorization: `Bot ${token}` },
+          signal: context.signal,
+          secret: token,
+          label,
+        },
+      );
+    }, context.signal);
     const rateLimited = limits.afterAnswer(route, answer);
     const { status } = answer;
     if (status >= 200 && status < 300) return answer.body;
