@@ -40,12 +40,11 @@ describe('createDiscordBot: one bot, many concurrent replies', () => {
     await Promise.all(
       [...channels, ...channels].map(async (channelId) => {
         const transport = bot.transport(channelId);
-        let ref = await transport.send({ op: 'send', message: 0, text: texts[0] }, transportCall());
-        ref = await transport.edit(
-          ref,
-          { op: 'edit', message: 0, text: texts[1] },
+        const ref = await transport.send(
+          { op: 'send', message: 0, text: texts[0] },
           transportCall(),
         );
+        await transport.edit(ref, { op: 'edit', message: 0, text: texts[1] }, transportCall());
         await transport.finish(ref, { op: 'edit', message: 0, text: texts[2] }, transportCall());
       }),
     );
