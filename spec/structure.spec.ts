@@ -113,6 +113,32 @@ describe('src/ structure', () => {
     expect(strays.map(({ name }) => name)).toEqual([]);
   });
 
+  it('no import circle: no module reaches itself through the modules it imports', () => {
+    // Type-only imports count too: a circle of types is a circle a reader has to untangle.
+    const graph = new Map(
+      files.map(({ name, text }) => [
+        name.replace(/\.ts$/, ''),
+        srcImportsOf(name, text).map((path) =>
+          files.some((file) => file.name === `${path}.ts`) ? path : `${path}/index`,
+        ),
+      ]),
+    );
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (module: string, path: string[]) => {
+      if (state.get(module) === 'done') return;
+      if (state.get(module) === 'open') {
+        circles.push([...path.slice(path.indexOf(module)), module].join(' → '));
+        return;
+      }
+      state.set(module, 'open');
+      for (const next of graph.get(module) ?? []) visit(next, [...path, module]);
+      state.set(module, 'done');
+    };
+    for (const module of graph.keys()) visit(module, []);
+    expect(circles).toEqual([]);
+  });
+
   it('nothing in src imports the AI SDK (its parts and chunks are read by their shape)', () => {
     const offenders = files.filter(({ text }) =>
       importsOf(text).some((path) => /^(ai|ai7)(\/|$)|^@ai-sdk\//.test(path)),

@@ -74,6 +74,13 @@ export type ErrorCode =
  *   the platform may have acted on the first try (a `deliver` warning report).
  * - `ledger-write-failed`: a chat call went through but the delivery ledger did not record it
  *   (a `deliver` warning report).
+ * - `slack-stream-rotated`: a Slack stream reached `maxStreamMs`, 12,000 characters or
+ *   `maxStreamBytes`; it was stopped and the text goes on in a new streamed message.
+ * - `slack-stream-expired`: Slack closed a stream (`message_not_in_streaming_state`); the text it
+ *   had not confirmed goes on in a new message.
+ * - `slack-stream-too-long`: Slack refused more text in a stream (`msg_too_long`); the text goes on
+ *   in a new message and the transport's streams hold less from then on.
+ * - `slack-posted-split`: a posted Slack text over 40,000 characters went out as several messages.
  * - `tool-input-invalid`: a tool call's streamed input stopped being JSON; no more partial
  *   views of it (partialToolInput). Its `tool-call` still says why.
  */
@@ -91,6 +98,10 @@ export type WarningCode =
   | 'plain-text-fallback'
   | 'possible-duplicate'
   | 'ledger-write-failed'
+  | 'slack-stream-rotated'
+  | 'slack-stream-expired'
+  | 'slack-stream-too-long'
+  | 'slack-posted-split'
   | 'tool-input-invalid';
 
 /** Context an LlmRxError may carry besides its code and message. */

@@ -205,6 +205,7 @@ export type {
 export type { TelegramClient } from './platforms/telegram/telegramClient';
 export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
+export type { SlackRef, SlackRefPart } from './platforms/slack/slackRef';
 export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
 export { createDiscordBot } from './platforms/discord/discordBot';
@@ -221,6 +222,25 @@ export type {
   TeamsTransport,
   TeamsTransportOptions,
 } from './platforms/teams/teamsTransport';
+export {
+  MAX_IDLE_TYPING_REFRESHES,
+  WHATSAPP_MAX_MESSAGE_CHARS,
+  whatsappTransport,
+} from './platforms/whatsapp/whatsappTransport';
+export type {
+  WhatsAppMessageRef,
+  WhatsAppTransport,
+  WhatsAppTransportOptions,
+} from './platforms/whatsapp/whatsappTransport';
+export {
+  GOOGLE_CHAT_MAX_MESSAGE_CHARS,
+  googleChatTransport,
+} from './platforms/googlechat/googleChatTransport';
+export type {
+  GoogleChatMessageRef,
+  GoogleChatTransport,
+  GoogleChatTransportOptions,
+} from './platforms/googlechat/googleChatTransport';
 export type {
   AnswerOutcome,
   AnswerReport,

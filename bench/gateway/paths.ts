@@ -2,6 +2,7 @@
 // conversations and resolves when every one has ended.
 
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Observable, filter, lastValueFrom, tap } from 'rxjs';
@@ -86,7 +87,9 @@ export async function runLlmRxBot(
  */
 export async function runGrammyStream(target: RunTarget, botApiBase: string, token: string) {
   const { Bot } = (await import('grammy')) as any;
-  const { streamApi } = (await import('@grammyjs/stream')) as any;
+  // Its floor is Node 22, so it is installed in node22/ (npm run install:node22), not the root.
+  const plugin = join(__dirname, '..', '..', 'node22', 'node_modules', '@grammyjs', 'stream');
+  const { streamApi } = (await import(plugin)) as any;
   const bot = new Bot(token, { client: { apiRoot: botApiBase } });
   bot.api.config.use(async (prev: any, method: string, payload: unknown, signal: unknown) => {
     for (let attempt = 0; ; attempt++) {

@@ -20,6 +20,8 @@ describe('channelPresets', () => {
       signal: [1500, 2000, 1000, 'stream', 'drop'],
       msteams: [1500, 4000, 1000, 'stream', 'drop'],
       sms: [120, 160, 1000, 'stream', 'drop'],
+      whatsapp: [1500, 4096, 1000, 'stream', 'drop'],
+      googlechat: [1500, 4096, 1000, 'stream', 'drop'],
     });
   });
 
@@ -41,10 +43,10 @@ describe('channelPresets', () => {
 
 describe('channel() construction', () => {
   it('an unknown name throws at once, naming the known channels', () => {
-    expect(() => channel('whatsapp' as never)).toThrow(
+    expect(() => channel('viber' as never)).toThrow(
       new LlmRxError(
         'invalid-options',
-        'channel: unknown channel "whatsapp"; known channels: web, telegram, discord, slack, signal, msteams, sms.',
+        'channel: unknown channel "viber"; known channels: web, telegram, discord, slack, signal, msteams, sms, whatsapp, googlechat.',
       ),
     );
   });

@@ -1,39 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import type { DeliveryReport } from '../../src/delivery/types';
+import type { ChildProcess } from 'node:child_process';
 import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
 import { describeRedis } from '../helpers/redisServer';
+import { startBotProcess } from './children/botProcess';
 
 const token = '31337:CRASH-SECRET';
 const children: ChildProcess[] = [];
 
-/** Starts children/recordAndAnswer.ts; resolves its reports and exit. */
-function botProcess(args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(__dirname, 'children', 'recordAndAnswer.ts'), ...args],
-    {
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, BOT_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  const reports = () =>
-    output
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as DeliveryReport);
-  return { child, exited, reports };
-}
+const botProcess = (args: string[]) => startBotProcess(children, 'recordAndAnswer.ts', token, args);
 
-/** Waits (bounded) until `ready()` holds. */
-async function until(ready: () => boolean, ms = 15_000) {
+/** Waits (bounded: a minute, for a loaded machine starting tsx) until `ready()` holds. */
+async function until(ready: () => boolean, ms = 60_000) {
   const end = Date.now() + ms;
   while (!ready()) {
     if (Date.now() > end) throw new Error('timed out waiting');
@@ -82,6 +58,6 @@ describeRedis(
       } finally {
         await api.close();
       }
-    }, 60_000);
+    }, 150_000);
   },
 );

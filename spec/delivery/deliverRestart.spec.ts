@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'redis';
@@ -6,7 +6,6 @@ import { filter, from, lastValueFrom, tap, toArray } from 'rxjs';
 import { channel } from '../../src/channels/channel';
 import { isMessageEdit, type MessageEdit } from '../../src/channels/messageEditPlanner';
 import { toMessageEdits } from '../../src/channels/toMessageEdits';
-import type { DeliveryReport } from '../../src/delivery/types';
 import { redisEventLog, redisLedger } from '../../src/redis';
 import { recordTo } from '../../src/relay/log/recordTo';
 import { streamEvents } from '../../src/streamEvents';
@@ -15,6 +14,7 @@ import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
 import { startInterceptingProxy } from '../helpers/interceptingProxy';
 import { describeRedis } from '../helpers/redisServer';
 import { restartPipeline } from './children/restartPipeline';
+import { startBotProcess } from './children/botProcess';
 
 const token = '31337:RESTART-SECRET';
 const demoSse = readFileSync(
@@ -23,30 +23,7 @@ const demoSse = readFileSync(
 );
 const children: ChildProcess[] = [];
 
-/** Starts a bot process (children/deliverFromLog.ts); resolves its reports and exit code. */
-function botProcess(args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(__dirname, 'children', 'deliverFromLog.ts'), ...args],
-    {
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, BOT_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  const reports = () =>
-    output
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as DeliveryReport);
-  return { child, exited, reports };
-}
+const botProcess = (args: string[]) => startBotProcess(children, 'deliverFromLog.ts', token, args);
 
 describeRedis('deliver with a redisLedger across a SIGKILL', (server) => {
   afterAll(() => {

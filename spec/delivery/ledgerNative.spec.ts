@@ -1,7 +1,6 @@
 import { concat, from, lastValueFrom, NEVER, toArray, type Observable } from 'rxjs';
 import type { MessageEdit } from '../../src/channels/messageEditPlanner';
 import { deliver } from '../../src/delivery/deliver';
-import { DeliveryError } from '../../src/delivery/errors';
 import { discordTransport } from '../../src/platforms/discord/discordTransport';
 import { memoryLedger } from '../../src/delivery/memoryLedger';
 import { slackTransport } from '../../src/platforms/slack/slackTransport';
@@ -12,7 +11,7 @@ import { startFakeBotApi } from '../helpers/telegram/fakeBotApi';
 import { startFakeDiscordApi } from '../helpers/discord/fakeDiscordApi';
 import { startFakeSlackApi } from '../helpers/slack/fakeSlackApi';
 import { startFakeTeamsApi } from '../helpers/teams/fakeTeamsApi';
-import { rejectionOf, transportCall } from '../helpers/transportCall';
+import { transportCall } from '../helpers/transportCall';
 
 // Each transport in its native mode: a first run stopped after its first message and while a
 // later one is still open (a live draft / stream), then a second run with a new transport
@@ -234,27 +233,84 @@ describe('slackTransport and a ts it did not stream', () => {
     }
   });
 
-  it('fails a message longer than one stream (it spanned several Slack messages): no rewrite', async () => {
-    const token = 'xoxb-NATIVE-LEDGER-secret';
-    const channel = 'C0LEDGER';
-    const api = await startFakeSlackApi({ token, channels: [channel], minIntervalMs: 0 });
+  const slackOptions = (apiBase: string) => ({
+    token: 'xoxb-NATIVE-LEDGER-secret',
+    channel: 'C0LEDGER',
+    threadTs: '1699999999.000001',
+    recipientUserId: 'U0USER',
+    recipientTeamId: 'T0TEAM',
+    apiBase,
+    minIntervalMs: 0,
+  });
+
+  it('a rotated message: its ref lists every part; a new transport shows neither the start twice nor loses a part', async () => {
+    const options = slackOptions('');
+    const api = await startFakeSlackApi({
+      token: options.token,
+      channels: [options.channel],
+      minIntervalMs: 0,
+    });
     try {
-      const fresh = slackTransport({
-        token,
-        channel,
-        threadTs: '1699999999.000001',
-        recipientUserId: 'U0USER',
-        recipientTeamId: 'T0TEAM',
-        apiBase: api.apiBase,
+      const dead = slackTransport({ ...slackOptions(api.apiBase), maxStreamBytes: 100 });
+      const text = 'A sentence of twenty. '.repeat(12); // 264 characters: three streams of 100
+      const ref = await dead.send({ op: 'send', message: 0, text }, transportCall());
+      const held = () => api.channels.get(options.channel)!;
+      expect(held().map((m) => [m.text.length, m.stream])).toEqual([
+        [100, 'stopped'],
+        [100, 'stopped'],
+        [64, 'streaming'],
+      ]);
+      const stored = JSON.parse(JSON.stringify(ref));
+      expect(stored).toEqual({
+        ts: held()[2].ts,
+        parts: held().map((m) => ({ ts: m.ts, chars: m.text.length })),
       });
-      const text = 'x'.repeat(12_001);
-      const error = await rejectionOf(
-        fresh.edit('1700000000.000009', { op: 'edit', message: 3, text }, transportCall()),
-      );
-      expect(error).toBeInstanceOf(DeliveryError);
-      expect(error.permanent).toBe(true);
-      expect(error.message).toMatch(/message 3 spans several Slack messages/);
-      expect(api.counts.requests).toBe(0);
+      const fresh = slackTransport(slackOptions(api.apiBase));
+      const whole = text + 'And the end.';
+      const call = { op: 'edit' as const, message: 0, text: whole };
+      expect(await fresh.finish(stored, call, transportCall())).toEqual({
+        ...stored,
+        parts: [...stored.parts.slice(0, 2), { ts: stored.ts, chars: whole.length - 200 }],
+      });
+      expect(held().map((m) => m.text)).toEqual([
+        text.slice(0, 100),
+        text.slice(100, 200),
+        text.slice(200) + 'And the end.',
+      ]);
+      // The parts already right took no call; the live stream was stopped, then updated.
+      expect(api.counts.byMethod['chat.update']).toBe(1);
+      expect(held()[2].stream).toBe('stopped');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a message over 12,000 characters after a restart is split, not failed', async () => {
+    const options = slackOptions('');
+    const api = await startFakeSlackApi({
+      token: options.token,
+      channels: [options.channel],
+      minIntervalMs: 0,
+    });
+    try {
+      const dead = slackTransport(slackOptions(api.apiBase));
+      const start = 'First words. ';
+      const ref = await dead.send({ op: 'send', message: 3, text: start }, transportCall());
+      const fresh = slackTransport(slackOptions(api.apiBase));
+      const lines = Array.from({ length: 3400 }, (_, i) => `Line ${i} of the answer.`);
+      const text = start + '\n' + lines.join('\n');
+      expect(text.length).toBeGreaterThan(80_000);
+      const call = transportCall();
+      await fresh.finish(ref, { op: 'edit', message: 3, text }, call);
+      const held = api.channels.get(options.channel)!;
+      expect(held.length).toBe(3);
+      expect(held.every((m) => m.text.length <= 40_000)).toBe(true);
+      expect(held.flatMap((m) => m.text.split('\n'))).toEqual([start.trimEnd(), ...lines]);
+      expect(call.warnings.map((w) => w.code)).toEqual([
+        'slack-posted-split',
+        'slack-posted-split',
+      ]);
+      expect(api.rejected).toEqual([]);
     } finally {
       await api.close();
     }

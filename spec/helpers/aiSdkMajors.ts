@@ -1,8 +1,36 @@
 import * as ai6 from 'ai';
 import * as ai6Test from 'ai/test';
-import * as ai7 from 'ai7';
-import * as ai7Test from 'ai7/test';
 import { z } from 'zod';
+
+// Set by jest.config.js: node22/ is installed and Node is 22 or newer (the AI SDK 7's floor).
+declare const LLMRX_AI_SDK_7: boolean | undefined;
+
+/** Whether the AI SDK 7 specs run here (on Node 20 they are left out: jest.config.js). */
+export const aiSdk7Runs = typeof LLMRX_AI_SDK_7 === 'boolean' && LLMRX_AI_SDK_7;
+
+/**
+ * What the specs use of the AI SDK 7 (`ai7`, installed in node22/), typed here so that the type
+ * check needs no package whose floor is Node 22.
+ */
+interface AISdk7 {
+  streamText(options: Record<string, unknown>): { stream: AsyncIterable<{ type: string }> };
+  toUIMessageStream(options: { stream: AsyncIterable<{ type: string }> }): ReadableStream<unknown>;
+  tool(options: { inputSchema: unknown; execute?: unknown }): unknown;
+  stepCountIs(count: number): unknown;
+  readUIMessageStream: unknown;
+  uiMessageChunkSchema: unknown;
+  parseJsonEventStream: unknown;
+}
+
+interface AISdk7Test {
+  MockLanguageModelV4: new (options: {
+    doStream(options: { abortSignal?: AbortSignal }): Promise<{ stream: never }>;
+  }) => unknown;
+}
+
+// Required only where it runs: on Node 20 nothing of the AI SDK 7 is loaded.
+const ai7 = (aiSdk7Runs ? require('ai7') : undefined) as AISdk7;
+const ai7Test = (aiSdk7Runs ? require('ai7/test') : undefined) as AISdk7Test;
 
 /**
  * The two majors of the AI SDK side by side (`ai` 6 and `ai` 7, installed as the alias `ai7`),
@@ -53,7 +81,7 @@ function streamOf(chunks: unknown[], hold: boolean, signal?: AbortSignal): Reada
   });
 }
 
-export const aiSdkMajors: AISdkMajor[] = [
+const allMajors: AISdkMajor[] = [
   {
     name: 'ai 6',
     run: (steps, options) => ai6Result(steps, options).fullStream,
@@ -67,11 +95,16 @@ export const aiSdkMajors: AISdkMajor[] = [
     run: (steps, options) => ai7Result(steps, options).stream,
     ownUIMessageStream: (steps, options) =>
       ai7.toUIMessageStream({ stream: ai7Result(steps, options).stream }),
-    readUIMessageStream: ai7.readUIMessageStream as unknown as typeof ai6.readUIMessageStream,
-    uiMessageChunkSchema: ai7.uiMessageChunkSchema as unknown as typeof ai6.uiMessageChunkSchema,
-    parseJsonEventStream: ai7.parseJsonEventStream as unknown as typeof ai6.parseJsonEventStream,
+    readUIMessageStream: ai7?.readUIMessageStream as unknown as typeof ai6.readUIMessageStream,
+    uiMessageChunkSchema: ai7?.uiMessageChunkSchema as unknown as typeof ai6.uiMessageChunkSchema,
+    parseJsonEventStream: ai7?.parseJsonEventStream as unknown as typeof ai6.parseJsonEventStream,
   },
 ];
+
+/** The majors that run on this Node: both on Node >= 22 with node22/ installed, else ai 6. */
+export const aiSdkMajors: AISdkMajor[] = allMajors.filter(
+  (major) => major.name !== 'ai 7' || aiSdk7Runs,
+);
 
 function ai6Result(steps: unknown[][], options: RunOptions = {}) {
   let call = 0;

@@ -77,6 +77,14 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
         ...o,
       } as never),
   },
+  whatsappTransport: {
+    typo: 'phoneNumber',
+    call: (o) => api.whatsappTransport({ token: 't', phoneNumberId: '1', to: '2', ...o } as never),
+  },
+  googleChatTransport: {
+    typo: 'threadKey',
+    call: (o) => api.googleChatTransport({ space: 'spaces/A', token: 't', ...o } as never),
+  },
   slackTransport: {
     typo: 'channelId',
     call: (o) => api.slackTransport({ token: 't', channel: 'C1', ...o } as never),

@@ -11,6 +11,8 @@ export const DEFAULT_LIMITS: Record<RenderFormat, number> = {
   'telegram-rich': 32768,
   slack: 4000,
   discord: 2000,
+  whatsapp: 4096,
+  googlechat: 4096,
   plain: Infinity,
 };
 

@@ -301,10 +301,10 @@ describe('renderMarkdown: bad input renders', () => {
 
 describe('renderMarkdown: options', () => {
   it('an unknown format is invalid-options naming the formats', () => {
-    const call = () => renderMarkdown('x', 'whatsapp' as RenderFormat);
+    const call = () => renderMarkdown('x', 'viber' as RenderFormat);
     expect(call).toThrow(LlmRxError);
     expect(call).toThrow(
-      'renderMarkdown: unknown format "whatsapp"; use one of telegram, telegram-html, telegram-rich, slack, discord, plain',
+      'renderMarkdown: unknown format "viber"; use one of telegram, telegram-html, telegram-rich, slack, discord, whatsapp, googlechat, plain',
     );
     expect(() => renderMarkdown('x', 'toString' as RenderFormat)).toThrow(/unknown format/);
   });
@@ -329,5 +329,20 @@ describe('renderMarkdown: options', () => {
     expect(() => renderMarkdown(42 as unknown as string, 'plain')).toThrow(
       'renderMarkdown: markdown must be a string, got number',
     );
+  });
+});
+
+describe('renderMarkdown: whatsapp and googlechat', () => {
+  const markdown =
+    '## Plan\n\nUse **bold**, _it_, ~~old~~ and `x < y`; see [the docs](https://x.org/p) or https://x.org/q.\n\n```js\nlet a = 1;\n```';
+  it('whatsapp: its markers, a link as text and (url), fences without a language', () => {
+    expect(renderMarkdown(markdown, 'whatsapp').map((m) => m.text)).toEqual([
+      '*Plan*\n\nUse *bold*, _it_, ~old~ and `x < y`; see the docs (https://x.org/p) or https://x.org/q.\n\n```\nlet a = 1;\n```',
+    ]);
+  });
+  it('googlechat: its markup, links as <url|text>, a < kept from opening a mention', () => {
+    expect(renderMarkdown(markdown, 'googlechat').map((m) => m.text)).toEqual([
+      '*Plan*\n\nUse *bold*, _it_, ~old~ and `x \u2039 y`; see <https://x.org/p|the docs> or https://x.org/q.\n\n```\nlet a = 1;\n```',
+    ]);
   });
 });

@@ -78,7 +78,8 @@ describe('fromSse: unsubscribe releases the input', () => {
     await settle();
     expect(abortListeners(controller.signal)).toBe(0);
     expect(cancelled()).toBe(true);
-    expect(activeTimers()).toBe(timersBefore);
+    // At most as many as before: a timer of an earlier spec file in this worker may end meanwhile.
+    expect(activeTimers()).toBeLessThanOrEqual(timersBefore);
   });
 });
 

@@ -58,7 +58,13 @@ export interface ChannelOverrides {
 }
 
 /** The channels whose transports edit or stream one message: the ones live mode is for. */
-const liveChannels: readonly ChannelName[] = ['telegram', 'slack', 'discord', 'msteams'];
+const liveChannels: readonly ChannelName[] = [
+  'telegram',
+  'slack',
+  'discord',
+  'msteams',
+  'googlechat',
+];
 
 // A misspelt override (`minchars`) is an error naming the known ones (parseOptions).
 const ChannelOverrides = z.object({

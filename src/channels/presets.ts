@@ -25,7 +25,16 @@ export interface ChannelPreset {
 }
 
 /** The channels llm-rx ships a preset for. */
-export type ChannelName = 'web' | 'telegram' | 'discord' | 'slack' | 'signal' | 'msteams' | 'sms';
+export type ChannelName =
+  | 'web'
+  | 'telegram'
+  | 'discord'
+  | 'slack'
+  | 'signal'
+  | 'msteams'
+  | 'sms'
+  | 'whatsapp'
+  | 'googlechat';
 
 /**
  * An IM channel: blocks of minChars..maxChars sent while the model writes, flushed after 1 s
@@ -67,6 +76,8 @@ function imPreset(
  * | signal | 1500 | 2000 | 1000 | drop | 2000 |
  * | msteams | 1500 | 4000 | 1000 | drop | 28,000 |
  * | sms | 120 | 160 | 1000 | drop | 160 |
+ * | whatsapp | 1500 | 4096 | 1000 | drop | 4096 |
+ * | googlechat | 1500 | 4096 | 1000 | drop | 4096 |
  *
  * Characters are JavaScript string length (UTF-16 code units): never fewer than what Telegram,
  * Discord or Slack count, so a block within the limit here is within it there.
@@ -91,6 +102,8 @@ export const channelPresets: Readonly<Record<ChannelName, ChannelPreset>> = Obje
   // 4,000 characters keeps a Teams block readable, well inside the message limit.
   msteams: imPreset('msteams', 1500, 4000),
   sms: imPreset('sms', 120),
+  whatsapp: imPreset('whatsapp', 1500),
+  googlechat: imPreset('googlechat', 1500),
 } satisfies Record<ChannelName, ChannelPreset>);
 
 /** The names of every preset, in table order (for error messages and the CLI). */

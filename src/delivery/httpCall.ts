@@ -60,6 +60,23 @@ export async function postJson(
   return { status: response.status, headers: response.headers, body };
 }
 
+/**
+ * {@link postJson} with `Authorization: Bearer <token>`, the token kept out of every message it
+ * builds: the call of the chat APIs that take an OAuth or system-user token.
+ */
+export function postWithBearer(
+  url: string,
+  payload: unknown,
+  options: Omit<PostJsonOptions, 'headers' | 'secret'> & { token: string },
+): Promise<HttpAnswer> {
+  const { token, ...rest } = options;
+  return postJson(url, payload, {
+    ...rest,
+    headers: { authorization: `Bearer ${token}` },
+    secret: token,
+  });
+}
+
 /** `text` with every occurrence of `secret` replaced by `***`. */
 export function scrub(text: string, secret: string): string {
   return secret === '' ? text : text.split(secret).join('***');

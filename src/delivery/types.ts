@@ -5,7 +5,14 @@ export type { DeliveryLedger, LedgerEntry } from './ledger';
 
 /** A note a transport adds to a call's report (e.g. it fell back to plain text). */
 export interface DeliveryWarning {
-  code: Extract<WarningCode, 'plain-text-fallback'>;
+  code: Extract<
+    WarningCode,
+    | 'plain-text-fallback'
+    | 'slack-stream-rotated'
+    | 'slack-stream-expired'
+    | 'slack-stream-too-long'
+    | 'slack-posted-split'
+  >;
   message: string;
 }
 

@@ -29,3 +29,42 @@ export const durationOption = z.number().check(z.nonnegative());
 
 /** Every options object goes through it (see parseOptions.ts). */
 export { parseOptions } from './parseOptions';
+
+/** A `fetch` option: the function to make HTTP requests with (the global `fetch` when absent). */
+export const fetchOption = z.optional(
+  z.custom<typeof fetch>((value) => typeof value === 'function', {
+    message: 'expected a fetch function',
+  }),
+);
+
+/**
+ * The check of an options object that takes one of two keys (`token` or `client`, `token` or
+ * `getToken`): exactly one of them, else `message` (reported at `first`).
+ */
+export function exactlyOneOf(first: string, second: string, message: string) {
+  return z.refine<Record<string, unknown>>(
+    (value) => (value[first] === undefined) !== (value[second] === undefined),
+    { message, path: [first] },
+  );
+}
+
+/** The check of an options object that takes a `token` or a `getToken`: exactly one of them. */
+export const oneTokenSource = exactlyOneOf(
+  'token',
+  'getToken',
+  'give exactly one of token and getToken',
+);
+
+/**
+ * The check of a transport that takes a token or the client a bot already has: exactly one of
+ * the two. `clientKind` names the client in the message (`a bot API client`).
+ */
+export function tokenOrClient(clientKind: string) {
+  return z.refine<{ token?: unknown; client?: unknown }>(
+    (options) => (options.token === undefined) !== (options.client === undefined),
+    {
+      message: `give either token or client (${clientKind}), not both and not neither`,
+      path: ['token'],
+    },
+  );
+}

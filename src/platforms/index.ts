@@ -3,16 +3,26 @@
 // read. Adding an app is one new folder plus its line in this table.
 
 import { discordLimits } from './discord/limits';
+import { googleChatLimits } from './googlechat/limits';
 import type { PlatformLimit } from './limits';
 import { slackLimits } from './slack/limits';
 import { teamsLimits } from './teams/limits';
 import { telegramLimits, telegramRichLimits } from './telegram/limits';
+import { whatsappLimits } from './whatsapp/limits';
 
 export type { PlatformLimit } from './limits';
 
 /** The platforms llm-rx knows a limit for. */
 export type PlatformName =
-  'telegram' | 'telegram-rich' | 'slack' | 'discord' | 'signal' | 'msteams' | 'sms';
+  | 'telegram'
+  | 'telegram-rich'
+  | 'slack'
+  | 'discord'
+  | 'signal'
+  | 'msteams'
+  | 'sms'
+  | 'whatsapp'
+  | 'googlechat';
 
 /**
  * One message's size limit per chat platform, read by `channelPresets`, `renderMarkdown`
@@ -27,6 +37,8 @@ export type PlatformName =
  * | signal | 2000 | — |
  * | msteams | 28,000 | — |
  * | sms | 160 | — |
+ * | whatsapp | 4096 | — (no edits: a typing indicator while it streams) |
+ * | googlechat | 4096 (the API: 32,000 bytes) | — |
  *
  * @example
  * ```ts
@@ -47,4 +59,6 @@ export const platformLimits: Readonly<Record<PlatformName, PlatformLimit>> = Obj
     maxMessageChars: 160,
     source: 'One GSM-7 segment: 160 characters.',
   },
+  whatsapp: whatsappLimits,
+  googlechat: googleChatLimits,
 } satisfies Record<PlatformName, PlatformLimit>);

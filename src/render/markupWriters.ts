@@ -5,17 +5,17 @@ import { blockText, type Block, type Mark, type Run, type TextBlock } from './bl
 import type { FormatWriter, Fragment } from './fragment';
 import { distinctMarks, walkRuns, type MarkFilter } from './walkRuns';
 
-const BOLD: Mark = { type: 'bold' };
+export const BOLD: Mark = { type: 'bold' };
 
 /** A three-backtick run inside code would close the block: a zero-width space breaks it. */
-const breakFences = (code: string) => code.replace(/```/g, '``\u200b`');
+export const breakFences = (code: string) => code.replace(/```/g, '``\u200b`');
 
 /** Every line of `text` as a quote line (Slack and Discord quote line by line, one level). */
-const quoteLines = (text: string) => text.replace(/^/gm, '> ');
+export const quoteLines = (text: string) => text.replace(/^/gm, '> ');
 
 const fragment = (text: string): Fragment => ({ text, length: text.length, entities: [] });
 
-interface MarkupSyntax {
+export interface MarkupSyntax {
   marks: MarkFilter;
   open(mark: Mark): string;
   close(mark: Mark): string;
@@ -40,7 +40,7 @@ const WORD_START = /^[\p{L}\p{N}]/u;
 const splitAtLineBreaks = (run: Run): Run[] =>
   run.text.split(/(\n)/).map((text) => ({ text, marks: text === '\n' ? [] : run.marks }));
 
-function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): FormatWriter {
+export function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): FormatWriter {
   return {
     block(block: Block) {
       if (block.kind === 'code') {
@@ -78,7 +78,7 @@ function markupWriter(syntax: MarkupSyntax, quote: (text: string) => string): Fo
   };
 }
 
-const boldHeading = (_level: number, runs: TextBlock['runs']) => ({
+export const boldHeading = (_level: number, runs: TextBlock['runs']) => ({
   prefix: '',
   runs: runs.map((run) => ({ text: run.text, marks: [BOLD, ...run.marks] })),
 });
@@ -86,7 +86,7 @@ const boldHeading = (_level: number, runs: TextBlock['runs']) => ({
 const escapeSlack = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-const SLACK_MARKER: Record<Exclude<Mark['type'], 'link'>, string> = {
+export const SLACK_MARKER: Record<Exclude<Mark['type'], 'link'>, string> = {
   bold: '*',
   italic: '_',
   strikethrough: '~',

@@ -5,6 +5,7 @@ import { platformLimits } from '../platforms';
 import { toWellFormed } from '../text/surrogates';
 import type { FormatWriter } from './fragment';
 import { layoutMessages, type LaidOutMessage } from './layoutMessages';
+import { googleChatWriter, whatsappWriter } from './appMarkupWriters';
 import { discordWriter, plainWriter, slackWriter } from './markupWriters';
 import { parseBlocks } from './parseBlocks';
 import { layoutRichMessages } from './richMarkdown';
@@ -18,7 +19,7 @@ export interface RenderMarkdownOptions {
    * (entity-parsed) text, Slack and Discord the characters of the rendered text.
    * `telegram-rich` counts the markdown's own length (never less than the visible text).
    * @defaultValue from `platformLimits`: telegram 4096, telegram-html 4096, telegram-rich
-   * 32,768, slack 4000, discord 2000, plain none
+   * 32,768, slack 4000, discord 2000, whatsapp 4096, googlechat 4096, plain none
    */
   maxLength?: number;
 }
@@ -33,6 +34,8 @@ const FORMATS: Record<RenderFormat, { writer?: FormatWriter; maxLength: number }
   'telegram-rich': { maxLength: platformLimits['telegram-rich'].maxMessageChars },
   slack: { writer: slackWriter, maxLength: platformLimits.slack.maxMessageChars },
   discord: { writer: discordWriter, maxLength: platformLimits.discord.maxMessageChars },
+  whatsapp: { writer: whatsappWriter, maxLength: platformLimits.whatsapp.maxMessageChars },
+  googlechat: { writer: googleChatWriter, maxLength: platformLimits.googlechat.maxMessageChars },
   plain: { writer: plainWriter, maxLength: Infinity },
 };
 
@@ -57,6 +60,8 @@ const RenderMarkdownOptions = z.object({
  *   block; at most 500 blocks and 32,768 characters a message.
  * - `slack`: mrkdwn (`*bold*`, `_italic_`, `~strike~`, `<url|text>`, fences), `&<>` escaped.
  * - `discord`: markdown as Discord renders it (headings keep `#`). `plain`: the visible text.
+ * - `whatsapp`: `*bold*`, `_italic_`, `~strike~`, backticks; a link as its text and `(url)`.
+ * - `googlechat`: Google Chat's markup (`MARKUP_SYNTAX_CHAT`), links as `<url|text>`.
  * - Tables become a monospace block, columns padded by display width (CJK, emoji: two columns).
  *   Headings become a bold line. Lists get `•` or their number.
  * - Links keep their URL as the model wrote it (parentheses, non-ASCII, query strings: nothing
@@ -72,7 +77,8 @@ const RenderMarkdownOptions = z.object({
  * // [{ text: 'Hi x', entities: [{ type: 'bold', offset: 0, length: 2 }, { type: 'code', offset: 3, length: 1 }] }]
  * ```
  * @param markdown - The markdown (a block from `channel()`, or a whole answer).
- * @param format - `'telegram' | 'telegram-html' | 'telegram-rich' | 'slack' | 'discord' | 'plain'`.
+ * @param format - `'telegram' | 'telegram-html' | 'telegram-rich' | 'slack' | 'discord' |
+ *   'whatsapp' | 'googlechat' | 'plain'`.
  * @param options - {@link RenderMarkdownOptions}
  * @returns The messages, in order; none for text with nothing visible.
  * @throws LlmRxError `invalid-options` for an unknown format or a bad `maxLength`.

@@ -1,6 +1,13 @@
 /** The chat formats `renderMarkdown` writes. */
 export type RenderFormat =
-  'telegram' | 'telegram-html' | 'telegram-rich' | 'slack' | 'discord' | 'plain';
+  | 'telegram'
+  | 'telegram-html'
+  | 'telegram-rich'
+  | 'slack'
+  | 'discord'
+  | 'whatsapp'
+  | 'googlechat'
+  | 'plain';
 
 /** One Telegram Bot API `MessageEntity`; offsets and lengths in UTF-16 code units. */
 export interface TelegramEntity {

@@ -100,7 +100,7 @@ const STREAMING: TextDecodeOptions = { stream: true };
 
 /**
  * Reads `input` chunk by chunk and hands each to `onChunk` synchronously, as text decoded with
- * one streaming UTF-8 TextDecoder (BOM stripped, invalid bytes → U+FFFD). Resolves after
+ * one streaming UTF-8 TextDecoder (one leading BOM stripped, invalid bytes → U+FFFD). Resolves after
  * `onEnd` at EOF; a read error goes to `onError` as `stream-error` (retryable). `isStopped`
  * is checked after every chunk so a consumer that unsubscribed or failed stops the loop.
  */
@@ -113,7 +113,9 @@ export async function pumpText(
     isStopped(): boolean;
   },
 ): Promise<void> {
-  const decoder = new TextDecoder('utf-8');
+  // `ignoreBOM`: the decoder keeps every BOM and the one leading BOM is stripped below, from
+  // bytes and strings alike: runtimes' decoders disagree on a doubled BOM (Node 24 drops both).
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let first = true;
   try {
     for (;;) {
@@ -122,10 +124,9 @@ export async function pumpText(
       if (result.done) break;
       const chunk = result.value;
       let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, STREAMING);
-      // A string input skips the decoder, so its BOM is stripped here.
       if (first && text.length > 0) {
         first = false;
-        if (typeof chunk === 'string' && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       }
       if (text.length > 0) handlers.onText(text);
       if (handlers.isStopped()) return;

@@ -1,5 +1,3 @@
-import type { MessageEdit } from '../../../src/channels/messageEditPlanner';
-import type { TransportCall } from '../../../src/delivery/types';
 import { startFakeJsonServer, type FakeAnswer, type FakeServerOptions } from '../fakeJsonServer';
 
 /** One message as the fake Slack API holds it, with every text it showed, in order. */
@@ -32,6 +30,13 @@ export interface FakeSlackApiOptions extends FakeServerOptions {
   tierWindowMs?: number;
   /** How long a stream accepts appends after its start (Slack: about 5 min). @defaultValue 300000 */
   streamLifetimeMs?: number;
+  /**
+   * The UTF-8 bytes a stream may hold (Slack: near 10.6–11.3 KB, undocumented): a request that
+   * would pass it is refused with `streamCapAnswer` and ends the stream. @defaultValue none
+   */
+  streamByteCap?: number;
+  /** How the cap refuses. @defaultValue `'msg_too_long'` */
+  streamCapAnswer?: 'msg_too_long' | 'message_not_in_streaming_state';
   /** Forced answers, by request number (0-based) and method: a 429 or a 500 before anything is done. */
   fault?: (request: number, method: string) => 'rate-limit' | 'server-error' | undefined;
   /** `Retry-After` (seconds) for a forced 429. @defaultValue 0.01 */
@@ -80,13 +85,18 @@ const POSTED_CHARS = 40000;
  *   `markdown_text`; task updates are recorded, never part of the text. Assumed, not
  *   documented: `markdown_text` and `chunks` in one request is `invalid_arguments` (the
  *   official client never sends both: with chunks it moves the text into a chunk).
+ * - Size: Slack ends a stream near 10.6–11.3 KB of UTF-8 without documenting it; here
+ *   `streamByteCap`: the request that would pass it is refused (`streamCapAnswer`; a start:
+ *   `msg_too_long`) and the stream is over (it keeps what it showed; later calls get
+ *   `message_not_in_streaming_state`).
  * - `chat.postMessage` / `chat.update`: `no_text`, `msg_too_long` past 40,000 characters,
  *   `message_not_found`. Assumed, not documented: `chat.update` of a stream still live is
  *   `cant_update_message` (the app must stop it first).
  */
 export async function startFakeSlackApi(options: FakeSlackApiOptions) {
   const { token, minIntervalMs = 20, fault, forcedRetryAfterSeconds = 0.01 } = options;
-  const { tierWindowMs = 60000, streamLifetimeMs = 300000 } = options;
+  const { tierWindowMs = 60000, streamLifetimeMs = 300000, streamByteCap = Infinity } = options;
+  const { streamCapAnswer = 'msg_too_long' } = options;
   const channels = new Map<string, FakeSlackMessage[]>(options.channels.map((c) => [c, []]));
   const lastHandledAt = new Map<string, number>();
   const calls = new Map<string, number[]>();
@@ -115,6 +125,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     return message.stream;
   };
   const tooLong = (text: unknown, limit: number) => typeof text === 'string' && text.length > limit;
+  const bytes = (text: unknown) => (typeof text === 'string' ? Buffer.byteLength(text) : 0);
   /** A stream request's markdown and task updates, or the error code Slack would answer. */
   const streamContent = (body: any) => {
     if (body.chunks === undefined) {
@@ -160,6 +171,8 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     window.push(now);
     lastHandledAt.set(body.channel, now);
     const find = () => messages.find((m) => m.ts === body.ts);
+    const textFields = ['markdown_text', 'chunks', 'text', 'blocks'].filter((f) => f in body);
+    if (method.endsWith('Stream') && textFields.length > 1) return fail('invalid_arguments');
     const newTs = () => `${1700000000 + nextTs++}.000100`;
 
     switch (method) {
@@ -196,6 +209,8 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
         if (typeof content === 'string') return fail(content);
         const { text, tasks } = content;
         if (tooLong(text, STREAM_CHARS)) return fail('msg_too_long');
+        // A new stream has no streaming state to lose: its too-long start is msg_too_long.
+        if (bytes(text) > streamByteCap) return fail('msg_too_long');
         const message: FakeSlackMessage = {
           ts: newTs(),
           text,
@@ -222,6 +237,10 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
         if (tooLong(text, STREAM_CHARS)) return fail('msg_too_long');
         if (streamState(message, now) !== 'streaming')
           return fail('message_not_in_streaming_state');
+        if (bytes(message.text) + bytes(text) > streamByteCap) {
+          message.stream = 'expired';
+          return fail(streamCapAnswer);
+        }
         message.taskUpdates!.push(...tasks);
         message.chunks.push(text);
         message.text += text;
@@ -254,46 +273,4 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
 /** What a fake Slack API started by {@link startFakeSlackApi} offers a spec. */
 export type FakeSlackApi = Awaited<ReturnType<typeof startFakeSlackApi>>;
 
-/** A transport as the Slack specs call it directly (send, edit, finish; refs are strings). */
-interface DirectTransport {
-  send(edit: MessageEdit, call: TransportCall): PromiseLike<string>;
-  edit(ref: string, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
-  finish?(ref: string, edit: MessageEdit, call: TransportCall): PromiseLike<unknown>;
-}
-
-/**
- * Calls `transport` for `edits` as a delivery loop would, one call at a time: the first edit of
- * a message is a `send`, later ones `edit`, and its last one is followed by `finish`. A failure
- * with `retryAfterMs` waits that long, another retryable one 5 ms; a permanent one rejects.
- * Bounded: at most 50 attempts per call.
- */
-export async function callInOrder(transport: DirectTransport, edits: MessageEdit[]) {
-  const refs = new Map<number, string>();
-  const last = new Map(edits.map((edit) => [edit.message, edit]));
-  const attempt = async (run: (ref: string | undefined) => PromiseLike<unknown>, n: number) => {
-    for (let tries = 1; ; tries++) {
-      try {
-        const ref = await run(refs.get(n));
-        if (typeof ref === 'string') refs.set(n, ref);
-        return;
-      } catch (error: any) {
-        if (error?.permanent || tries >= 50) throw error;
-        await new Promise((resolve) => setTimeout(resolve, error?.retryAfterMs ?? 5));
-      }
-    }
-  };
-  for (const edit of edits) {
-    const call = directCall();
-    await attempt(
-      (ref) => (ref === undefined ? transport.send(edit, call) : transport.edit(ref, edit, call)),
-      edit.message,
-    );
-    if (last.get(edit.message) === edit && transport.finish)
-      await attempt((ref) => transport.finish!(ref!, edit, call), edit.message);
-  }
-  return refs;
-}
-
-function directCall(): TransportCall {
-  return { attempt: 1, signal: new AbortController().signal, warn: () => undefined };
-}
+export { callInOrder } from './callInOrder';

@@ -86,3 +86,72 @@ describe('slackTransport streams (property)', () => {
     );
   });
 });
+
+describe('slackTransport against a stream byte cap (property)', () => {
+  // Slack ends a stream near 11 KB of UTF-8: here at 11,000 bytes, refused each way.
+  const capped: Record<string, FakeSlackApi> = {};
+  beforeAll(async () => {
+    for (const answer of ['msg_too_long', 'message_not_in_streaming_state'] as const)
+      capped[answer] = await startFakeSlackApi({
+        token,
+        channels,
+        minIntervalMs: 0,
+        tierWindowMs: 20,
+        streamByteCap: 11000,
+        streamCapAnswer: answer,
+        maxRequests: 100_000,
+      });
+  });
+  afterAll(async () => {
+    for (const fake of Object.values(capped)) await fake.close();
+  });
+
+  it('whatever the cap answers, the messages joined are the final texts; the default budget never meets the cap', async () => {
+    let runIndex = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(piece, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('msg_too_long', 'message_not_in_streaming_state'),
+        fc.constantFrom(undefined, 48000),
+        async (messages, answer, maxStreamBytes) => {
+          const fake = capped[answer];
+          const channel = channels[runIndex++ % RUNS];
+          fake.channels.set(channel, []);
+          const rejectedBefore = fake.rejected.length;
+          const requestsBefore = fake.counts.requests;
+          const edits: MessageEdit[] = messages.flatMap((pieces, message) =>
+            pieces.map((_, i) => ({
+              op: i === 0 ? 'send' : 'edit',
+              message,
+              text: pieces.slice(0, i + 1).join(''),
+            })),
+          );
+          const slack = slackTransport({
+            token,
+            channel,
+            threadTs: '1.2',
+            recipientUserId: 'U1',
+            recipientTeamId: 'T1',
+            apiBase: fake.apiBase,
+            ...(maxStreamBytes === undefined ? {} : { maxStreamBytes }),
+          });
+          await callInOrder(slack, edits);
+          // A refused request teaches the budget; it never shrinks to a trickle of requests.
+          const total = Buffer.byteLength(messages.map((p) => p.join('')).join(''));
+          expect(fake.counts.requests - requestsBefore).toBeLessThanOrEqual(
+            4 * edits.length + 4 * Math.ceil(total / 4000) + 8,
+          );
+          const held = fake.channels.get(channel)!;
+          expect(held.map((m) => m.text).join('')).toBe(messages.map((p) => p.join('')).join(''));
+          const limit = maxStreamBytes === undefined ? 9000 : 11000;
+          for (const message of held) {
+            expect(Buffer.byteLength(message.text)).toBeLessThanOrEqual(limit);
+            expect(message.text).not.toMatch(LONE_SURROGATE);
+          }
+          if (maxStreamBytes === undefined) expect(fake.rejected.slice(rejectedBefore)).toEqual([]);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});

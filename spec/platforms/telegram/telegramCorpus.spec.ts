@@ -64,6 +64,8 @@ async function deliverPlanned(
       chatId: user,
       apiBase: api.apiBase,
       minIntervalMs: 2,
+      // Drafts are opt-in (mode 'edit' is the default); these specs are about the draft path.
+      mode: 'auto',
       ...transportOptions,
     });
     const source = pauseAfter

@@ -1,13 +1,12 @@
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
-import { splitToFit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { discordLimits } from './limits';
-import { renderMessages } from '../../render/renderMarkdown';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
 import { previewOf } from '../../delivery/healPreview';
 import { postJson, scrub } from '../../delivery/httpCall';
+import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import type { CallBudget } from '../../delivery/callBudget';
 
@@ -108,9 +107,11 @@ export function discordTransport(
   const fetchFn = rest.fetch ?? globalThis.fetch;
   const base = `${apiBase.replace(/\/+$/, '')}/channels/${encodeURIComponent(channelId)}/messages`;
   const limits = shared.limits ?? createDiscordRateLimits();
-  const budget = shared.budget;
-  // A send that failed after posting some of its pieces: its retry goes on from there.
-  const unfinishedSends = new Map<number, DiscordMessageRef>();
+  const budget = shared.budget ?? unbudgeted;
+  const sendInParts = createPartedSend<DiscordMessageRef>('discordTransport', () => ({
+    ids: [],
+    contents: [],
+  }));
 
   const request = async (
     method: 'POST' | 'PATCH' | 'DELETE',
@@ -123,20 +124,22 @@ export function discordTransport(
     const label = `Discord ${method} /channels/${channelId}/messages${messageId ? `/${messageId}` : ''}`;
     // The bucket's wait first: a call waiting for its bucket holds no slot of the global budget.
     await limits.beforeRequest(route, context.signal);
-    const answer = await (budget ?? unbudgeted).run(async () => {
-      return postJson(
-        messageId === undefined ? base : `${base}/${encodeURIComponent(messageId)}`,
-        content === undefined ? undefined : { content, allowed_mentions: { parse: [] } },
-        {
-          fetch: fetchFn,
-          method,
-          headers: { authorization: `Bot ${token}` },
-          signal: context.signal,
-          secret: token,
-          label,
-        },
-      );
-    }, context.signal);
+    const answer = await budget.run(
+      () =>
+        postJson(
+          messageId === undefined ? base : `${base}/${encodeURIComponent(messageId)}`,
+          content === undefined ? undefined : { content, allowed_mentions: { parse: [] } },
+          {
+            fetch: fetchFn,
+            method,
+            headers: { authorization: `Bot ${token}` },
+            signal: context.signal,
+            secret: token,
+            label,
+          },
+        ),
+      context.signal,
+    );
     const rateLimited = limits.afterAnswer(route, answer);
     const { status } = answer;
     if (status >= 200 && status < 300) return answer.body;
@@ -196,21 +199,10 @@ export function discordTransport(
 
   return {
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
-    async send(edit, context) {
-      const pieces = discordPieces(preview(edit));
-      if (pieces.length === 0) {
-        throw new DeliveryError(
-          `discordTransport: message ${edit.message} has no visible text to send.`,
-          { permanent: true },
-        );
-      }
-      const resumed = context.attempt > 1 ? unfinishedSends.get(edit.message) : undefined;
-      const ref = resumed ?? { ids: [], contents: [] };
-      unfinishedSends.set(edit.message, ref);
-      await show(ref, pieces, context);
-      unfinishedSends.delete(edit.message);
-      return ref;
-    },
+    send: async (edit, context) =>
+      sendInParts(edit, context.attempt, discordPieces(preview(edit)), (ref, pieces) =>
+        show(ref, pieces, context),
+      ),
     edit: (ref, edit, context) => update(ref, preview(edit), context),
     finish: update,
   };
@@ -218,19 +210,9 @@ export function discordTransport(
 
 /** The contents that show `edit` on Discord, each within 2000 characters. */
 export function discordPieces(edit: MessageEdit): string[] {
-  const rendered = edit.rendered;
-  if (!rendered) {
-    return renderMessages(edit.text, 'discord', { maxLength: DISCORD_MAX_MESSAGE_CHARS }).map(
-      (message) => message.rendered.text,
-    );
-  }
-  if (rendered.format !== 'discord') {
-    throw new DeliveryError(
-      `discordTransport: message ${edit.message} was rendered for ${rendered.format}; use toMessageEdits({ render: 'discord' }) or no render at all.`,
-      { permanent: true },
-    );
-  }
-  return rendered.text.length <= DISCORD_MAX_MESSAGE_CHARS
-    ? [rendered.text]
-    : splitToFit(rendered.text, DISCORD_MAX_MESSAGE_CHARS);
+  return messagePieces(edit, {
+    format: 'discord',
+    maxChars: DISCORD_MAX_MESSAGE_CHARS,
+    transport: 'discordTransport',
+  });
 }

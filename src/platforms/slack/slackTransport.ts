@@ -2,10 +2,10 @@ import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { LlmRxError } from '../../errors';
-import { DeliveryError } from '../../delivery/errors';
-import { parseOptions, schedulerOption } from '../../internal/options';
+import { parseOptions, schedulerOption, tokenOrClient } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
+import { refOf, restoredState, type SlackRef } from './slackRef';
 import { isSlackClient, type SlackClient } from './slackWebApi';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 
@@ -40,6 +40,13 @@ export interface SlackTransportOptions {
    */
   maxStreamMs?: number;
   /**
+   * A stream is stopped and the text continues in a new streamed message before it holds more
+   * UTF-8 bytes than this: Slack ends streams near 10.6–11.3 KB without documenting it. A
+   * `msg_too_long` from a stream lowers it for the transport's life.
+   * @defaultValue 9000
+   */
+  maxStreamBytes?: number;
+  /**
    * How posted and updated messages are written when an edit carries no rendering of that
    * format: `slack` (mrkdwn, from `renderMarkdown`) or `plain`. Streams always take markdown.
    * @defaultValue `'slack'`
@@ -71,23 +78,20 @@ const SlackTransportOptions = z
     recipientTeamId: optionalId,
     mode: z._default(z.enum(['auto', 'stream', 'update']), 'auto'),
     maxStreamMs: z._default(z.number().check(z.positive()), 240000),
+    maxStreamBytes: z._default(z.number().check(z.int(), z.minimum(4)), 9000),
     format: z._default(z.enum(['slack', 'plain']), 'slack'),
     apiBase: z._default(z.url(), 'https://slack.com'),
     fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
     minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
     scheduler: schedulerOption,
   })
-  .check(
-    z.refine((options) => (options.token === undefined) !== (options.client === undefined), {
-      message: 'give either token or client (a Web API client), not both and not neither',
-      path: ['token'],
-    }),
-  );
+  .check(tokenOrClient('a Web API client'));
 
 /**
  * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
  * 12,000 characters per call (and a stream is continued in a new message before it holds
- * more); a posted text is kept under 4,000, as Slack recommends for `text`.
+ * more, or more than `maxStreamBytes`); a posted text is kept under 4,000, as Slack recommends
+ * for `text` (the transport splits one past 40,000, where Slack truncates).
  */
 export const SLACK_LIMITS = {
   streamChars: slackLimits.maxStreamChars ?? slackLimits.maxMessageChars,
@@ -98,15 +102,15 @@ export const SLACK_LIMITS = {
 const KEPT_FINISHED = 64;
 
 /**
- * The Slack transport: a {@link DeliveryTransport} whose reference is the `ts` of the newest
- * Slack message holding a chat message's text (a new one when a stream was continued), with
+ * The Slack transport: a {@link DeliveryTransport} whose reference is a {@link SlackRef} (the
+ * `ts` of a chat message held by one Slack message; every part when it spans several), with
  * `finish` and its message limit.
  */
-export interface SlackTransport extends DeliveryTransport<string> {
-  send(edit: MessageEdit, call: TransportCall): Promise<string>;
-  edit(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
+export interface SlackTransport extends DeliveryTransport<SlackRef> {
+  send(edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
+  edit(ref: SlackRef, edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
   /** Stops the message's stream with its final text (posted messages: a last update if needed). */
-  finish(ts: string, edit: MessageEdit, call: TransportCall): Promise<string>;
+  finish(ref: SlackRef, edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
   /** What to give `toMessageEdits`: 12,000 while streaming, else 4,000. */
   readonly maxMessageChars: number;
   readonly minIntervalMs: number;
@@ -124,22 +128,25 @@ export interface SlackTransport extends DeliveryTransport<string> {
  *
  * - Streams get markdown (`markdown_text`): only what was added since the last call, so the
  *   parts concatenate to the final text exactly. `finish` stops the stream with the rest.
- * - A stream older than `maxStreamMs`, or one that would pass 12,000 characters, is stopped and
- *   the text continues in a new streamed message in the same thread.
+ * - A stream older than `maxStreamMs`, or one that would pass 12,000 characters or
+ *   `maxStreamBytes` UTF-8 bytes, is stopped and the text continues in a new streamed message in
+ *   the same thread (`slack-stream-rotated`). A stream Slack closed anyway keeps what it showed
+ *   and the text it did not confirm starts the next one (`slack-stream-expired` for
+ *   `message_not_in_streaming_state`; `slack-stream-too-long` for `msg_too_long`, which lowers
+ *   the byte budget below what Slack refused). Requests carry `markdown_text`, never `chunks`.
  * - A text that does not extend what was streamed (streams cannot take text back): the stream
  *   is stopped and that message is rewritten with `chat.update` from then on, each Slack
  *   message keeping its share (a share left empty is deleted): nothing lost, nothing twice.
  * - Falls back to `chat.postMessage` + `chat.update` (mrkdwn from `renderMarkdown`, or
  *   `edit.rendered` when it is in the transport's format): without `threadTs` (mode `auto`);
  *   for the rest of the transport's life when Slack answers `missing_recipient_user_id` /
- *   `missing_recipient_team_id`; for that message when its stream was closed by Slack
- *   (`message_not_in_streaming_state`), whose text is then written by `chat.update`.
- * - A ts this transport did not stream (a ledger's, after a restart) may be a stream the dead
- *   process left open: in stream mode it is stopped first (`chat.stopStream`;
- *   `message_not_in_streaming_state` / `message_not_found` mean it was none), then
- *   `chat.update` writes the whole text. A text over 12,000 characters spanned several Slack
- *   messages of which only the newest ts is known: a permanent failure, never a rewrite that
- *   would show the earlier parts twice. (A stream continued only for its age is not seen.)
+ *   `missing_recipient_team_id`. A posted text over 40,000 characters goes on in further
+ *   messages, cut after a line (`slack-posted-split`).
+ * - The ref ({@link SlackRef}) is the `ts`, or every part once the message spans several Slack
+ *   messages. A ref this transport did not write (a ledger's, after a restart): the parts
+ *   before the newest are left as they are; the newest may be a stream the dead process left
+ *   open: in stream mode it is stopped first (`message_not_in_streaming_state` /
+ *   `message_not_found` mean it was none), then `chat.update` writes the rest of the text.
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
@@ -178,6 +185,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     maxStreamMs: settings.maxStreamMs,
     now: () => settings.scheduler.now(),
     streamChars: SLACK_LIMITS.streamChars,
+    streamBytes: { bytes: settings.maxStreamBytes },
     format: settings.format,
     disableStreams: () => (streams = false),
   };
@@ -190,26 +198,14 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   // message) continues that message instead of creating a second one.
   let unfinishedSend: { message: number; state: SlackMessageState } | undefined;
 
-  const stateOf = (ts: string, edit: MessageEdit): SlackMessageState => {
-    const known = open.get(ts);
+  const stateOf = (ref: SlackRef, edit: MessageEdit): SlackMessageState => {
+    const known = open.get(typeof ref === 'string' ? ref : ref.ts);
     if (known) return known;
-    // A ts this transport did not post (another process, a ledger): it may still be a live
-    // stream of a process that died, which Slack will not update. It is stopped first (a
-    // message that was no stream answers so and is left as it is), then updated.
-    if (streams && edit.text.length > SLACK_LIMITS.streamChars) {
-      // Its text went on in further streamed messages; only the newest ts is known here, and
-      // writing the whole text into it would show the earlier parts twice.
-      throw new DeliveryError(
-        `slackTransport: message ${edit.message} spans several Slack messages that another ` +
-          `transport streamed (a restart); only ${ts} is known, so it is left as it is.`,
-        { permanent: true },
-      );
-    }
-    return {
-      ts,
-      mode: 'update',
-      parts: [{ ts, markdown: '', state: streams ? 'streaming' : 'posted', startedAt: 0 }],
-    };
+    // A ref this transport did not write (another process, a ledger): its parts are taken as
+    // they were left, and its newest part may still be a live stream of a process that died,
+    // which Slack will not update: it is stopped first (a message that was no stream answers
+    // so and is left as it is), then updated.
+    return restoredState(ref, edit.text, streams);
   };
   const apply = async (
     state: SlackMessageState,
@@ -233,7 +229,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       for (const old of finished.splice(0, Math.max(0, finished.length - KEPT_FINISHED)))
         for (const part of old.parts) open.delete(part.ts);
     }
-    return state.ts;
+    return refOf(state);
   };
 
   return {
@@ -249,7 +245,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
       unfinishedSend = undefined;
       return ts;
     },
-    edit: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, false),
-    finish: async (ts, edit, call) => apply(stateOf(ts, edit), edit, call, true),
+    edit: async (ref, edit, call) => apply(stateOf(ref, edit), edit, call, false),
+    finish: async (ref, edit, call) => apply(stateOf(ref, edit), edit, call, true),
   };
 }

@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { schedulerOption } from '../../internal/options';
+import { schedulerOption, tokenOrClient } from '../../internal/options';
 import type { TelegramFormat } from './telegramContent';
 import { isTelegramClient, type TelegramClient } from './telegramClient';
 
@@ -85,9 +85,4 @@ export const TelegramTransportOptions = z
     groupWindowMs: z._default(z.number().check(z.nonnegative()), 60_000),
     scheduler: schedulerOption,
   })
-  .check(
-    z.refine((options) => (options.token === undefined) !== (options.client === undefined), {
-      message: 'give either token or client (a bot API client), not both and not neither',
-      path: ['token'],
-    }),
-  );
+  .check(tokenOrClient('a bot API client'));

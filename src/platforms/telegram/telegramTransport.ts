@@ -121,7 +121,6 @@ export function createTelegramTransport(
   // A send that failed half-way (a 429 after its first part) is continued, not repeated.
   const pendingSends = new Map<number, TelegramRef>();
   const thread = messageThreadId === undefined ? {} : { message_thread_id: messageThreadId };
-
   // Calls go out one at a time, refreshes included, in the order they were asked for.
   let chain: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -242,7 +241,6 @@ export function createTelegramTransport(
 
   // Drafts, edits: open markdown healed, tool status line; `finish` sends the text as written.
   const preview = (edit: MessageEdit) => previewOf(edit, levelLimit(firstLevel(format)));
-
   let draftCount = 0;
   const draftBase = Math.floor(Math.random() * 2 ** 30);
 
