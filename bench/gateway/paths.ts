@@ -88,7 +88,18 @@ export async function runLlmRxBot(
 export async function runGrammyStream(target: RunTarget, botApiBase: string, token: string) {
   const { Bot } = (await import('grammy')) as any;
   // Its floor is Node 22, so it is installed in node22/ (npm run install:node22), not the root.
-  const plugin = join(__dirname, '..', '..', 'node22', 'node_modules', '@grammyjs', 'stream');
+  // Its entry file (its package.json `main`): a directory import does not resolve as ESM.
+  const plugin = join(
+    __dirname,
+    '..',
+    '..',
+    'node22',
+    'node_modules',
+    '@grammyjs',
+    'stream',
+    'out',
+    'mod.js',
+  );
   giveWithResolvers();
   const { streamApi } = (await import(plugin)) as any;
   const bot = new Bot(token, { client: { apiRoot: botApiBase } });
