@@ -215,6 +215,12 @@ export type {
   DiscordTransport,
   DiscordTransportOptions,
 } from './platforms/discord/discordTransport';
+// Stop in chat apps: what a user's Stop button or the bot's /stop says, and every transport's stop
+export { telegramStopOf } from './platforms/telegram/stop';
+export type { TelegramStop } from './platforms/telegram/stop';
+export { slackStopOf } from './platforms/slack/stop';
+export type { SlackStop } from './platforms/slack/stop';
+export type { StopControl } from './delivery/transportStop';
 export { teamsTransport } from './platforms/teams/teamsTransport';
 export type {
   TeamsMessagePart,

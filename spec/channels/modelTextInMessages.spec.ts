@@ -1,8 +1,9 @@
 // Issue 37: within one chat message the text is the model's. A long markdown answer (a fixture
 // of the project's own, and the long Anthropic captures when LLMRX_CORPUS_DIR is set) is
 // replayed at model pace in virtual time, once without pauses and once with pauses of 1.5 s
-// (past every preset's idleMs) mid-word, mid-fence and mid-table: the messages' final texts
-// are the same both times, and equal the model's text where it fits in one message.
+// (past every preset's idleMs and liveIntervalMs) mid-word, mid-fence and mid-table, in blocks
+// mode and in live mode: the messages' final texts are the same every time (a boundary is cut
+// from the text alone), and equal the model's text where it fits in one message.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { concatMap, delay, from, lastValueFrom, of, toArray, VirtualTimeScheduler } from 'rxjs';
@@ -57,6 +58,7 @@ function finalTexts(
   events: StreamEvent[],
   platform: (typeof platforms)[number],
   pauses: Set<number>,
+  live = false,
 ): string[] {
   const scheduler = new VirtualTimeScheduler();
   const steps: MessageStep[] = [];
@@ -65,8 +67,8 @@ function finalTexts(
       concatMap((event, index) =>
         of(event).pipe(delay(pauses.has(index - 1) ? PAUSE_MS : MODEL_PACE_MS, scheduler)),
       ),
-      channel(platform.name, { scheduler }),
-      toMessageEdits({ maxMessageChars: platform.maxMessageChars }),
+      channel(platform.name, live ? { scheduler, live } : { scheduler }),
+      toMessageEdits({ maxMessageChars: platform.maxMessageChars, ...(live && { separator: '' }) }),
     )
     .subscribe((step) => steps.push(step));
   scheduler.flush();
@@ -94,28 +96,29 @@ const readText = (text: string) => {
   return kept.join('').replace(/\s+/g, '');
 };
 
-/** One case per platform; `loaded()` gives the events (read in a beforeAll). */
+/** One case per platform and mode; `loaded()` gives the events (read in a beforeAll). */
 function expectModelText(name: string, loaded: () => StreamEvent[]) {
   for (const platform of platforms) {
-    it(`${name} → ${platform.name}: the same final texts with pauses, the model's text in each message`, () => {
+    it(`${name} → ${platform.name}: the same final texts with pauses, in blocks and live mode, the model's text in each message`, () => {
       const events = loaded();
       const model = modelText(events);
       const steady = finalTexts(events, platform, new Set());
+      // Live mode cuts by the same rules: the same messages as blocks mode.
+      expect(finalTexts(events, platform, new Set(), true)).toEqual(steady);
       for (const seed of [1, 2, 3]) {
-        const paused = finalTexts(events, platform, pausePoints(events, seed));
-        if (model.length <= platform.maxMessageChars) {
-          expect(steady).toEqual([model.trim()]);
-          expect(paused).toEqual([model.trim()]);
-        } else {
-          // Several messages: cut where the limit falls, which a pause may move (to where an
-          // idle block ended, even mid-line); nothing is lost, repeated or added, but for the
-          // lines a message boundary adds.
-          expect(readText(paused.join('\n'))).toBe(readText(model));
-          expect(readText(steady.join('\n'))).toBe(readText(model));
-          for (const text of [...steady, ...paused]) {
-            expect(text.length).toBeLessThanOrEqual(platform.maxMessageChars);
-          }
-        }
+        const pauses = pausePoints(events, seed);
+        expect(finalTexts(events, platform, pauses)).toEqual(steady);
+        expect(finalTexts(events, platform, pauses, true)).toEqual(steady);
+      }
+      if (model.length <= platform.maxMessageChars) {
+        expect(steady).toEqual([model.trim()]);
+      } else {
+        // Several messages: nothing is lost, repeated or added, but for the lines a message
+        // boundary adds; each within the limit.
+        expect(steady.length).toBeGreaterThan(1);
+        expect(readText(steady.join('\n'))).toBe(readText(model));
+        for (const text of steady)
+          expect(text.length).toBeLessThanOrEqual(platform.maxMessageChars);
       }
     });
   }

@@ -104,6 +104,14 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   channel: ({ name, ...overrides }, scheduler) => channel(name, { ...overrides, scheduler }),
   // No timers: args are its options as they are; values out are MessageEdits, not events.
   toMessageEdits: (options) => toMessageEdits(options as ToMessageEditsOptions),
+  // args.chunk are bufferChunk's options (its idle timer on the test scheduler), the rest toMessageEdits'.
+  bufferChunkThenToMessageEdits:
+    ({ chunk, ...options }, scheduler) =>
+    (source) =>
+      source.pipe(
+        bufferChunk({ ...chunk, scheduler }),
+        toMessageEdits(options as ToMessageEditsOptions),
+      ),
   // args are its options; the heartbeat runs on the test scheduler.
   toSseFrames: (options, scheduler) => toSseFrames({ ...options, scheduler }),
   // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.

@@ -1,7 +1,11 @@
-import { cutsSurrogatePair } from '../text/surrogates';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
 import type { BlockOrigin } from '../chunking/blockOrigin';
+import { MIN_MAX_CHARS } from '../chunking/chunkingOptions';
+import { cutMessage } from '../chunking/messageCut';
+import { splitToFit } from './splitToFit';
+
+export { splitToFit } from './splitToFit';
 import type { TerminalEvent } from '../events';
 /** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
 export interface MessageEdit {
@@ -108,13 +112,16 @@ export interface MessageEditPlanner {
  * - The block fits in the current message: one `edit`. Blocks of one text part are joined as
  *   the model wrote them (`origin`, recorded by bufferChunk): no separator, and a fence the
  *   chunker closed and reopened between them is whole again. Other blocks follow `separator`.
- * - Every text of a message starts with the one before (a streaming app only appends). A
- *   fence the chunker cut at the message's end is closed when the message closes: an `edit`
- *   with the closer before the next message's `send`, or at `close()`. The limit counts it.
- * - It does not fit: a `send` of a new message holding the block, reopened fence included.
- * - The block alone is longer than `maxMessageChars`: it is split, at the last whitespace
- *   within the limit when there is one (the whitespace is dropped), else hard at the limit
- *   (never inside a surrogate pair); each piece is its own `send`.
+ * - Every text of a message starts with the one before (a streaming app only appends), but
+ *   for a trim back to the message's cut. A fence the chunker cut at the message's end is
+ *   closed when the message closes: at `close()`, or at the cut. The limit counts it.
+ * - It does not fit: the message's model text is cut by `cutMessage` (the block rules), the
+ *   message trimmed back to the cut (an `edit`, when it showed more), and the rest `send`s the
+ *   next message, a cut fence reopened; repeated while the rest still passes the limit. The
+ *   cut depends on the text alone, so the same text in other blocks gives the same messages.
+ * - Below 16 characters (no cut there): the block starts a new message, split at the last
+ *   whitespace within the limit when it alone is too long (else hard at the limit, never
+ *   inside a surrogate pair).
  * - An empty block changes nothing.
  *
  * With `render`, see {@link createRenderedEditPlanner}.
@@ -127,35 +134,84 @@ export function createMessageEditPlanner({
   if (render) return createRenderedEditPlanner({ maxMessageChars, separator, render });
   let message = -1;
   let open: OpenMessage | undefined;
+  // What message `message` shows so far; undefined until it is sent.
+  let shownText: string | undefined;
 
-  const send = (pieceText: string): MessageEdit => {
+  const show = (edits: MessageEdit[], text: string) => {
+    if (text === shownText) return;
+    edits.push({ op: shownText === undefined ? 'send' : 'edit', message, text });
+    shownText = text;
+  };
+  const next = (model: string, closer: string) => {
     message++;
-    open = { model: pieceText, text: pieceText, closer: '' };
-    return { op: 'send', message, text: pieceText };
+    shownText = undefined;
+    // Untrimmed, as a block without origin leaves it: the next such block joins right after.
+    open = { model, text: closer ? model.trimEnd() : model, closer };
   };
   const close = (): MessageEdit[] => {
     if (!open?.closer) return [];
     open = { ...open, text: finalText(open), closer: '' };
-    return [{ op: 'edit', message, text: open.text }];
+    const edits: MessageEdit[] = [];
+    show(edits, open.text);
+    return edits;
+  };
+  /** Shows `open`, first trimming every message that passes the limit back to its cut. */
+  const settle = (current: OpenMessage): MessageEdit[] => {
+    const edits: MessageEdit[] = [];
+    open = current;
+    // Each round sends at least one character on, so the loop ends.
+    // (Whitespace at the end does not count: it is shown once the next text follows it.)
+    const passes = () => finalText(open!).trimEnd().length > maxMessageChars;
+    for (let round = 0; passes() && round < 1e6; round++) {
+      const cut =
+        cutMessage(open.model, maxMessageChars) ??
+        cutMessage(open.model, maxMessageChars - open.closer.length);
+      if (!cut) break;
+      show(edits, cut.text);
+      next(cut.rest, open.closer);
+    }
+    if (passes()) return [...edits, ...splitOpen()];
+    show(edits, open.text.length > maxMessageChars ? open.text.trimEnd() : open.text);
+    return edits;
+  };
+  /** No cut the chunker takes (it found none within the limit): the message split plainly. */
+  const splitOpen = (): MessageEdit[] => {
+    const edits: MessageEdit[] = [];
+    const pieces = splitToFit(finalText(open!), maxMessageChars);
+    pieces.forEach((piece, index) => {
+      if (index > 0) next(piece, '');
+      show(edits, piece);
+    });
+    const last = pieces.at(-1) ?? '';
+    open = { model: last, text: last, closer: '' };
+    return edits;
+  };
+  // Below the chunker's smallest limit (16): a block that does not fit starts the next message.
+  const pushWhole = (blockText: string, origin?: BlockOrigin): MessageEdit[] => {
+    if (open) {
+      const joined = joinBlock(open, blockText, origin, separator);
+      if (finalText(joined).length <= maxMessageChars) return settle(joined);
+    }
+    const edits = close();
+    const pieces = splitToFit(blockText, maxMessageChars);
+    if (pieces.length === 1 && origin) {
+      next('', '');
+      return [...edits, ...settle(startMessage(blockText, origin))];
+    }
+    for (const piece of pieces) {
+      next(piece, '');
+      show(edits, piece);
+    }
+    return edits;
   };
 
   return {
     push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
-      if (open) {
-        const joined = joinBlock(open, blockText, origin, separator);
-        if (finalText(joined).length <= maxMessageChars) {
-          open = joined;
-          return [{ op: 'edit', message, text: joined.text }];
-        }
-      }
-      const edits = close();
-      const pieces = splitToFit(blockText, maxMessageChars);
-      if (pieces.length !== 1 || !origin) return [...edits, ...pieces.map(send)];
-      const start = startMessage(blockText, origin);
-      edits.push(send(start.text));
-      open = start;
-      return edits;
+      if (maxMessageChars < MIN_MAX_CHARS) return pushWhole(blockText, origin);
+      if (open) return settle(joinBlock(open, blockText, origin, separator));
+      next('', '');
+      return settle(startMessage(blockText, origin));
     },
     close,
   };
@@ -218,33 +274,6 @@ export function createRenderedEditPlanner({
     },
     close,
   };
-}
-
-/** `text` in pieces of at most `limit` characters, cut at whitespace where possible. */
-export function splitToFit(text: string, limit: number): string[] {
-  const pieces: string[] = [];
-  let rest = text;
-  while (rest.length > limit) {
-    const cut = cutPosition(rest, limit);
-    const piece = rest.slice(0, cut).trimEnd();
-    rest = rest.slice(cut).trimStart();
-    // A piece that was all whitespace (a long run of spaces) is not worth a message.
-    if (piece !== '') pieces.push(piece);
-  }
-  if (rest !== '') pieces.push(rest);
-  return pieces;
-}
-
-/** Where to cut `text` so the first part is at most `limit` characters and at least one. */
-function cutPosition(text: string, limit: number): number {
-  const window = text.slice(0, limit + 1);
-  // A line break wins unless it would leave a short first piece; then any whitespace will do.
-  const newline = window.lastIndexOf('\n');
-  if (newline > limit / 2) return newline;
-  const space = window.search(/\s\S*$/);
-  if (space > 0) return space;
-  // A hard cut keeps a surrogate pair whole, and the first piece at least one code unit long.
-  return limit > 1 && cutsSurrogatePair(text, limit) ? limit - 1 : limit;
 }
 
 /** True for a `send` or an `edit`, false for the `end` step: `steps.filter(isMessageEdit)`. */

@@ -55,20 +55,27 @@ const ToMessageEditsOptions = z
  *
  * ```
  * source:   -a----b----c------(t|)        a, b, c = blocks; t = completed
- * result:   -s----e----s------(z|)        s = send a new message, e = edit it (whole text)
- *           (maxMessageChars fits a+b, not a+b+c)   z = { op: 'end', terminal: t }
+ * result:   -s----e---(ts)----(z|)        s = send a new message, e = edit it (whole text)
+ *           (a+b+c passes maxMessageChars)     t = trim message 0 back to its best break
+ *                                               z = { op: 'end', terminal: t }
  * ```
  *
- * - `text` is the whole message so far; each message's edit texts only grow.
+ * - `text` is the whole message so far; each message's edit texts only grow, but for the one
+ *   edit that trims it back to its cut as the next message starts.
  * - Within one message the text is the model's: blocks of one text part are joined as the
  *   model wrote them (an idle flush mid-word joins back to the word, no separator; a fence the
  *   chunker closed and reopened between two blocks is one fence again). Only where a message
  *   boundary cuts a fence is it closed at the end of one message and reopened in the next.
  *   Blocks whose model text is not known (a new text part, blocks made by hand or copied)
  *   follow `separator`.
- * - A new message starts when the next block would pass `maxMessageChars`.
- * - A block is split across messages only when it alone is longer than `maxMessageChars`: at
- *   the last whitespace within the limit, else hard at the limit (never inside a surrogate pair).
+ * - Where a message ends depends on the text alone, never on when its blocks came (an idle
+ *   flush, a pause, live mode's small blocks give the same messages): when the message would
+ *   pass `maxMessageChars`, it is cut where the block chunker would cut it (`cutMessage`: the
+ *   last paragraph break, else line break, sentence end, whitespace in the second half of the
+ *   limit; never inside a table row; a heading kept with its section; a cut fence closed and
+ *   reopened with its info string), trimmed back to that cut with an `edit` if it showed more,
+ *   and the rest goes on in the next message. (Below 16 characters, and with `render`, a block
+ *   that does not fit starts the next message, split at whitespace when it alone is too long.)
  * - `progress` events (`channel(name, { progress: true })`) repeat the current message's last
  *   edit with `progress`: every tool of the answer and its status; later edits carry it too.
  *   Before any text they open message 0 with an empty `text`. The transports show it their

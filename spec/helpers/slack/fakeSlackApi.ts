@@ -11,8 +11,11 @@ export interface FakeSlackMessage {
   chunks?: string[];
   /** Streams only: every `task_update` chunk it received, in order. */
   taskUpdates?: Array<{ id: string; title: string; status: string }>;
-  /** Streams only: live, stopped by the app, or closed by the fake (its lifetime passed). */
-  stream?: 'streaming' | 'stopped' | 'expired';
+  /**
+   * Streams only: live, stopped by the app, closed by the fake (its lifetime passed), or stopped
+   * by the user's Stop button (`pressStop`).
+   */
+  stream?: 'streaming' | 'stopped' | 'expired' | 'stopped-by-user';
   /** Streams only: how many `chat.stopStream` calls it took (the right number is one). */
   stops?: number;
   startedAt?: number;
@@ -89,6 +92,10 @@ const POSTED_CHARS = 40000;
  *   `streamByteCap`: the request that would pass it is refused (`streamCapAnswer`; a start:
  *   `msg_too_long`) and the stream is over (it keeps what it showed; later calls get
  *   `message_not_in_streaming_state`).
+ * - The Stop button of an agent session (reference/events/agent_session_stopped): `pressStop`
+ *   stops the thread's live streams and returns the `event_callback` Slack sends, with
+ *   `streaming_message_ts` listing them. Not documented, the fake's choice (DESIGN §21): a later
+ *   append or stop of such a stream answers `stopped_by_user`; `chat.update` of it works.
  * - `chat.postMessage` / `chat.update`: `no_text`, `msg_too_long` past 40,000 characters,
  *   `message_not_found`. Assumed, not documented: `chat.update` of a stream still live is
  *   `cant_update_message` (the app must stop it first).
@@ -235,8 +242,9 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
         const { text, tasks } = content;
         if (appending && text === '' && body.chunks === undefined) return fail('invalid_arguments');
         if (tooLong(text, STREAM_CHARS)) return fail('msg_too_long');
-        if (streamState(message, now) !== 'streaming')
-          return fail('message_not_in_streaming_state');
+        const state = streamState(message, now);
+        if (state === 'stopped-by-user') return fail('stopped_by_user');
+        if (state !== 'streaming') return fail('message_not_in_streaming_state');
         if (bytes(message.text) + bytes(text) > streamByteCap) {
           message.stream = 'expired';
           return fail(streamCapAnswer);
@@ -266,6 +274,25 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     channels,
     counts,
     rejected,
+    /** The user presses Stop in `threadTs`: its live streams stop; returns Slack's event. */
+    pressStop(channel: string, threadTs: string, user = 'U0STOPPER') {
+      const stopped = (channels.get(channel) ?? []).filter(
+        (m) => m.threadTs === threadTs && streamState(m, performance.now()) === 'streaming',
+      );
+      for (const message of stopped) message.stream = 'stopped-by-user';
+      return {
+        type: 'event_callback',
+        team_id: 'T0FAKE',
+        event: {
+          type: 'agent_session_stopped',
+          channel,
+          thread_ts: threadTs,
+          streaming_message_ts: stopped.map((m) => m.ts),
+          user,
+          event_ts: `${Math.floor(Date.now() / 1000)}.000200`,
+        },
+      };
+    },
     close: server.close,
   };
 }

@@ -7,8 +7,11 @@ export interface FakeTeamsMessage {
   history: string[];
   /** `stream`: started by a streaming `typing` activity; `message`: posted. */
   kind: 'stream' | 'message';
-  /** `streaming` until a final message (`final`) or Teams' time limit (`timed-out`) ends it. */
-  state: 'streaming' | 'final' | 'timed-out' | 'posted';
+  /**
+   * `streaming` until a final message (`final`), Teams' time limit (`timed-out`) or the user's
+   * Stop (`cancelled`) ends it.
+   */
+  state: 'streaming' | 'final' | 'timed-out' | 'cancelled' | 'posted';
   /** Updated by PUT at least once. */
   updated?: true;
   /** Streams only: the text of every informative update, in order (never the message's text). */
@@ -81,6 +84,9 @@ const badRequest = (message: string): FakeAnswer => ({
  *   updating one by streamId with a higher sequence; recorded apart from the streamed text, which
  *   the next streaming update starts afresh. Over 1,000 characters: 400 (a body of the fake's
  *   own, the docs give none).
+ * - The user's Stop on a streaming message (`pressStop`) ends the stream with the text it had;
+ *   every later streaming request gets 403 `ContentStreamNotAllowed` "Content stream was
+ *   cancelled by user." (the Connector's answer, as microsoft/teams.ts#101 quotes it).
  * - A message or stream text over 28,000 characters is refused (stream: 403 "Message size too
  *   large"; post / update: 413, a body of the fake's own, the docs give none).
  * - PUT replaces a posted message's text, or a stream's once it is final or timed out (an open
@@ -293,6 +299,8 @@ export async function startFakeTeamsApi(options: FakeTeamsApiOptions) {
     }
     if (stream.state === 'timed-out')
       return reply(notAllowed('Content stream finished due to exceeded streaming time.'));
+    if (stream.state === 'cancelled')
+      return reply(notAllowed('Content stream was cancelled by user.'));
     if (stream.state === 'final')
       return reply(
         notAllowed('Content stream is not allowed on an already completed streamed message'),
@@ -344,6 +352,15 @@ export async function startFakeTeamsApi(options: FakeTeamsApiOptions) {
     messages: (conversationId: string) => conversations.get(conversationId)?.messages ?? [],
     requests,
     counts,
+    /** The user presses Stop on the conversation's streaming message; returns its id. */
+    pressStop(conversationId: string): string {
+      const stream = conversations
+        .get(conversationId)
+        ?.messages.find((m) => m.kind === 'stream' && m.state === 'streaming');
+      if (!stream) throw new Error(`the fake Teams: ${conversationId} streams no message`);
+      stream.state = 'cancelled';
+      return stream.id;
+    },
     /** From now on only `next` is accepted (the old token expired). */
     rotateToken(next: string) {
       token = next;

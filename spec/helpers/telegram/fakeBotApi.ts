@@ -1,5 +1,6 @@
 import type { TelegramEntity } from '../../../src/render/types';
 import { startFakeJsonServer, type FakeAnswer, type FakeServerOptions } from '../fakeJsonServer';
+import { createDraftStops, STOPPED_DRAFT } from './fakeBotApiStop';
 import { formattingProblem, MAX_TEXT, readRichMessage, visibleLength } from './fakeBotApiRules';
 
 /** One message as the fake Bot API holds it, with every text it showed, in order. */
@@ -21,6 +22,8 @@ export interface FakeTelegramDraft {
   text: string;
   rich: boolean;
   threadId?: number;
+  /** Sent with `can_stop: true`: the user sees a Stop button (`stopGeneration`). */
+  canStop: boolean;
   /** performance.now() of its last write, and when it vanishes without another one. */
   writtenAt: number;
   expiresAt: number;
@@ -104,7 +107,9 @@ const METHODS = new Set(['sendMessage', 'editMessageText', 'sendRichMessage', ..
  *   servers answer for groups and supergroups); `draft_id` missing or 0 →
  *   "Bad Request: RANDOM_ID_INVALID"; one draft per chat (another `draft_id` replaces it); it
  *   vanishes `draftExpiryMs` after its last write (recorded in `expiredDrafts`), and any
- *   message the bot sends to the chat removes it.
+ *   message the bot sends to the chat removes it. `can_stop: true` shows a Stop button:
+ *   `stopGeneration(chat)` presses it (the draft vanishes, the `stopped_message_generation`
+ *   update is returned) and later writes of that draft get 400 (fakeBotApiStop.ts).
  * - `sendRichMessage` and `editMessageText` with `rich_message` (Bot API 10.1): see
  *   fakeBotApiRules.ts (32,768 characters, 20 table columns, 16 levels, 500 blocks).
  * - 403 "Forbidden: bot was blocked by the user"; 400 "chat not found"; `message_thread_id`
@@ -122,6 +127,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
   const calls: FakeBotCall[] = [];
   const callTimes: number[] = [];
   const lastHandledAt = new Map<string, number>();
+  const stops = createDraftStops();
   const handledTimes = new Map<string, number[]>();
   const counts = { requests: 0, rateLimited: 0, notModified: 0, badEntities: 0, badRich: 0 };
 
@@ -195,6 +201,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
       if (!Number.isInteger(body.draft_id) || body.draft_id === 0) {
         return error(400, 'Bad Request: RANDOM_ID_INVALID');
       }
+      if (stops.refuses(chat, body.draft_id)) return error(400, STOPPED_DRAFT);
       const shown = drafts.get(chat);
       const draft: FakeTelegramDraft =
         shown && shown.draftId === body.draft_id
@@ -204,11 +211,13 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
               text: '',
               rich: isRich,
               threadId,
+              canStop: false,
               writtenAt: 0,
               expiresAt: 0,
               history: [],
             };
       Object.assign(draft, { text: content.text, rich: isRich, writtenAt: now });
+      draft.canStop = body.can_stop === true;
       draft.expiresAt = now + draftExpiryMs;
       draft.history.push(content.text);
       drafts.set(chat, draft);
@@ -308,6 +317,13 @@ export async function startFakeBotApi(options: FakeBotApiOptions) {
     draftOf(chat: string): FakeTelegramDraft | undefined {
       expire(chat, performance.now());
       return drafts.get(chat);
+    },
+    /** The user presses Stop on the chat's draft: it vanishes; returns Telegram's update. */
+    stopGeneration(chat: string) {
+      const draft = drafts.get(chat);
+      const update = stops.press(chat, draft);
+      drafts.delete(chat);
+      return update;
     },
     /** Drafts that vanished because nothing wrote them for `draftExpiryMs`. */
     expiredDrafts,

@@ -108,7 +108,9 @@ describeCorpus('deliver(slackTransport) delivers a long real capture', (captures
     const finals = finalsOf(edits);
     expect(finals.join('').length).toBeGreaterThan(5000);
     expect(edits.length).toBeGreaterThan(10);
-    expect(held.map((m) => m.text)).toEqual(finals);
+    // A message over the stream's byte budget (9,000) goes on in a new stream, after a line.
+    expect(held.map((m) => m.text).join('')).toBe(finals.join(''));
+    for (const message of held.slice(0, -1)) expect(message.text.endsWith('\n')).toBe(true);
     for (const message of held) {
       expect(message.chunks!.join('')).toBe(message.text);
       expect([message.stream, message.stops, message.threadTs]).toEqual(['stopped', 1, threadTs]);
@@ -138,11 +140,17 @@ describeCorpus('deliver(slackTransport) delivers a long real capture', (captures
   ] as const)('falls back %s and delivers the final text', async (_, fake, options, rejected) => {
     const { edits, held, api } = await deliverCapture(capture, fake, options, 4);
     const finals = finalsOf(edits);
-    expect(held.map((m) => m.text)).toEqual(finals.map(mrkdwn));
+    if ('streamLifetimeMs' in fake) {
+      // A stream Slack ended goes on in a new stream with the text it had not confirmed: the
+      // markdown arrives whole, nothing repeated, over more Slack messages.
+      expect(held.map((m) => m.text).join('')).toBe(finals.join(''));
+    } else {
+      expect(held.map((m) => m.text)).toEqual(finals.map(mrkdwn));
+    }
     expect(held.every((m) => m.stream !== 'streaming')).toBe(true);
     const fallbacks = api.rejected.filter((code) => code.startsWith('m'));
     if (rejected) expect(fallbacks).toEqual(rejected);
-    else expect(fallbacks.length).toBe(finals.length);
+    else expect(fallbacks.length).toBeGreaterThanOrEqual(finals.length);
   });
 });
 

@@ -9,6 +9,7 @@ import { postJson, scrub } from '../../delivery/httpCall';
 import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import type { CallBudget } from '../../delivery/callBudget';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 /** Discord's limit for a message's `content`, in characters (`platformLimits.discord`). */
 export const DISCORD_MAX_MESSAGE_CHARS = discordLimits.maxMessageChars;
@@ -43,14 +44,15 @@ export interface DiscordMessageRef {
 }
 
 /** A transport with the message lifecycle: `finish` and the limit `toMessageEdits` should use. */
-export type DiscordTransport = DeliveryTransport<DiscordMessageRef> & {
-  finish(
-    ref: DiscordMessageRef,
-    edit: MessageEdit,
-    call: TransportCall,
-  ): Promise<DiscordMessageRef>;
-  readonly maxMessageChars: number;
-};
+export type DiscordTransport = DeliveryTransport<DiscordMessageRef> &
+  StopControl & {
+    finish(
+      ref: DiscordMessageRef,
+      edit: MessageEdit,
+      call: TransportCall,
+    ): Promise<DiscordMessageRef>;
+    readonly maxMessageChars: number;
+  };
 
 /** What a bot's transports share (`createDiscordBot`): its route buckets and global budget. */
 export interface DiscordSharedLimits {
@@ -82,6 +84,9 @@ const DiscordMessage = z.looseObject({ id: z.string() });
  * - `edit.rendered` in `discord` format is sent as is; an edit without `rendered` is rendered
  *   for Discord here. A text over 2000 characters continues in further messages (never
  *   truncated); the reference lists them all, and later texts edit each one that changed.
+ * - Discord has no Stop button of its own: the bot's Stop (a `/stop` command, a button on the
+ *   message) calls `stop()`, which aborts `stopSignal` (give it to the model's `fetch`); the
+ *   message keeps its partial text and `deliver`'s stop notice.
  * - 401, 403, 404 (unknown channel or message) and other 4xx are permanent; 5xx and network
  *   failures are retried. The token never appears in an error.
  *
@@ -197,7 +202,10 @@ export function discordTransport(
   // Open markdown healed, tool activity as a status line; `finish` shows the text as written.
   const preview = (edit: MessageEdit) => previewOf(edit, DISCORD_MAX_MESSAGE_CHARS);
 
+  const control = createStopControl();
   return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
     send: async (edit, context) =>
       sendInParts(edit, context.attempt, discordPieces(preview(edit)), (ref, pieces) =>

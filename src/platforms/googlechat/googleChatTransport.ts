@@ -3,6 +3,7 @@ import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { DeliveryError } from '../../delivery/errors';
 import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 import { fetchOption, oneTokenSource, parseOptions } from '../../internal/options';
 import { createGoogleChatApi } from './googleChatApi';
 import { googleChatLimits } from './limits';
@@ -56,15 +57,17 @@ export interface GoogleChatMessageRef {
 }
 
 /** A transport with the message lifecycle: `finish` and the limit `toMessageEdits` should use. */
-export type GoogleChatTransport = DeliveryTransport<GoogleChatMessageRef> & {
-  finish(
-    ref: GoogleChatMessageRef,
-    edit: MessageEdit,
-    call: TransportCall,
-  ): Promise<GoogleChatMessageRef>;
-  readonly maxMessageChars: number;
-  readonly minIntervalMs: number;
-};
+export type GoogleChatTransport = DeliveryTransport<GoogleChatMessageRef> &
+  // No Stop button of its own: the bot's Stop calls stop(); stopSignal goes to the model's fetch.
+  StopControl & {
+    finish(
+      ref: GoogleChatMessageRef,
+      edit: MessageEdit,
+      call: TransportCall,
+    ): Promise<GoogleChatMessageRef>;
+    readonly maxMessageChars: number;
+    readonly minIntervalMs: number;
+  };
 
 const CreatedMessage = z.looseObject({ name: z.string().check(z.minLength(1)) });
 
@@ -156,7 +159,10 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
 
+  const control = createStopControl();
   return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     maxMessageChars: GOOGLE_CHAT_MAX_MESSAGE_CHARS,
     minIntervalMs: settings.minIntervalMs,
     send: async (edit, context) =>

@@ -12,6 +12,7 @@ import { callSlack, slackErrorOf, type SlackMethod } from './slackWebApi';
 import { stopStream, streamSuffix, tsOf } from './slackStream';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
 import { newTasks } from './slackTasks';
+import { SLACK_STOPPED_BY_USER } from './stop';
 
 /** The longest text `chat.postMessage` / `chat.update` take before `msg_too_long`. */
 const MAX_POSTED_CHARS = 40000;
@@ -47,7 +48,13 @@ export async function applyText(
       return await streamSuffix(settings, api, ref, suffix, final, call, newTasks(ref, edit));
     } catch (error) {
       const code = slackErrorOf(error);
-      if (code === 'missing_recipient_team_id' || code === 'missing_recipient_user_id') {
+      if (code === SLACK_STOPPED_BY_USER) {
+        // The user pressed Stop: Slack ended the stream; the message is updated, not continued.
+        settings.onUserStop?.();
+        const live = ref.parts.find((part) => part.state === 'streaming');
+        if (live) live.state = 'expired';
+        ref.mode = 'update';
+      } else if (code === 'missing_recipient_team_id' || code === 'missing_recipient_user_id') {
         settings.disableStreams();
         ref.mode = 'update';
       } else throw error;
@@ -169,7 +176,8 @@ async function stopStreamOrExpired(api: Api, part: SlackPart): Promise<void> {
     // A posted message was never a stream (Slack: message_not_found for stream methods); a
     // message that is truly gone fails the chat.update that follows.
     const code = slackErrorOf(error);
-    if (code !== 'message_not_in_streaming_state' && code !== 'message_not_found') throw error;
+    const ended = code === 'message_not_in_streaming_state' || code === SLACK_STOPPED_BY_USER;
+    if (!ended && code !== 'message_not_found') throw error;
     part.state = 'expired';
   }
 }

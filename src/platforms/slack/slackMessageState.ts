@@ -52,4 +52,6 @@ export interface SlackMessageSettings {
   format: 'slack' | 'plain';
   /** Called when Slack says this chat cannot stream (missing recipient ids). */
   disableStreams(): void;
+  /** Called when Slack says the user stopped the stream (`stopped_by_user`). */
+  onUserStop?(): void;
 }

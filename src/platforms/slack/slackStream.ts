@@ -178,5 +178,11 @@ export function cutToFit(text: string, chars: number, bytes: number): [string, s
     at += width;
     used += size;
   }
-  return [text.slice(0, at), text.slice(at)];
+  if (at >= text.length) return [text, ''];
+  // A part ends after a line, else after a space, in the fitting prefix's second half: a
+  // rotated message never splits a word when it can help it.
+  const line = text.lastIndexOf('\n', at - 1);
+  const space = text.slice(0, at).search(/\s\S*$/);
+  const cut = line >= at / 2 ? line + 1 : space >= at / 2 ? space + 1 : at;
+  return [text.slice(0, cut), text.slice(cut)];
 }

@@ -8,6 +8,7 @@ import { applyText, type SlackMessageState } from './slackMessage';
 import { refOf, restoredState, type SlackRef } from './slackRef';
 import { isSlackClient, type SlackClient } from './slackWebApi';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 /** Options of {@link slackTransport}. */
 export interface SlackTransportOptions {
@@ -107,6 +108,10 @@ const KEPT_FINISHED = 64;
  * `finish` and its message limit.
  */
 export interface SlackTransport extends DeliveryTransport<SlackRef> {
+  /** {@link StopControl.stopSignal}: aborted by the user's Stop. */
+  readonly stopSignal: AbortSignal;
+  /** {@link StopControl.stop}: the bot's own Stop. */
+  stop(reason?: string): void;
   send(edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
   edit(ref: SlackRef, edit: MessageEdit, call: TransportCall): Promise<SlackRef>;
   /** Stops the message's stream with its final text (posted messages: a last update if needed). */
@@ -147,6 +152,10 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  *   before the newest are left as they are; the newest may be a stream the dead process left
  *   open: in stream mode it is stopped first (`message_not_in_streaming_state` /
  *   `message_not_found` mean it was none), then `chat.update` writes the rest of the text.
+ * - The user's Stop (the `agent_session_stopped` event, read by `slackStopOf`: the bot
+ *   calls `stop()`; or a stream call answered `stopped_by_user`) aborts `stopSignal` (give it to
+ *   the model's `fetch`); the stopped message is then updated (`chat.update`) with its final text,
+ *   the partial answer and `deliver`'s stop notice.
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
@@ -171,6 +180,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     );
   }
   let streams = mode !== 'update' && threadTs !== undefined;
+  const control = createStopControl();
   const messageSettings = {
     api: {
       token: token ?? '',
@@ -188,6 +198,7 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
     streamBytes: { bytes: settings.maxStreamBytes },
     format: settings.format,
     disableStreams: () => (streams = false),
+    onUserStop: () => control.stop('The user pressed Stop in Slack.'),
   };
   // Each message's state under the ts of every Slack message it spans (deliver may hand back an
   // older ts when a call failed after a stream was continued). Finished messages stay (a text
@@ -233,6 +244,8 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   };
 
   return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     minIntervalMs: settings.minIntervalMs,
     maxMessageChars: streams ? SLACK_LIMITS.streamChars : SLACK_LIMITS.postedChars,
     async send(edit, call) {

@@ -122,6 +122,14 @@ export function isStreamRefusal(failure: ConnectorFailure): boolean {
 }
 
 /**
+ * The user pressed Stop on the streamed message: `403 ContentStreamNotAllowed` "Content stream
+ * was cancelled by user." — a stop, not the 2-minute limit ("…exceeded streaming time.").
+ */
+export function isUserCancel(failure: ConnectorFailure): boolean {
+  return isStreamRefusal(failure) && /cancel/i.test(failure.message);
+}
+
+/**
  * The failure as the DeliveryError `deliver` reads: 429 waits `Retry-After` when Teams sends
  * one (else backs off); 401, 403, 404 and other 4xx are permanent; 5xx and 408 are retried.
  */

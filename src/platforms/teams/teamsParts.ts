@@ -3,6 +3,7 @@ import {
   activityIdOf,
   connectorError,
   isStreamRefusal,
+  isUserCancel,
   readFailure,
   type createTeamsConnector,
 } from './teamsConnector';
@@ -32,12 +33,13 @@ export interface TeamsMessagePart {
 /**
  * The three things done to one Teams message: open it (a stream where Teams allows one, else a
  * posted message), change its text, close its stream. A new stream refused with
- * `403 ContentStreamNotAllowed` turns streaming off for good; a stream Teams ended itself is
- * updated by PUT from then on.
+ * `403 ContentStreamNotAllowed` turns streaming off for good; a stream Teams ended itself (its
+ * two minutes, or the user's Stop: `onUserStop` is called) is updated by PUT from then on.
  */
 export function createTeamsParts(
   connector: ReturnType<typeof createTeamsConnector>,
   streamsAtFirst: boolean,
+  onUserStop: () => void = () => undefined,
 ) {
   let streams = streamsAtFirst;
   /** Sends one activity; resolves to the answer when it went through, else throws (or returns the refusal). */
@@ -52,7 +54,10 @@ export function createTeamsParts(
     const answer = await connector.request(method, activityId, activity, label, context.signal);
     const failure = readFailure(answer, answer.token);
     if (!failure) return { answer, refused: false };
-    if (refusable && isStreamRefusal(failure)) return { answer, refused: true };
+    if (refusable && isStreamRefusal(failure)) {
+      if (isUserCancel(failure)) onUserStop();
+      return { answer, refused: true };
+    }
     throw connectorError(label, failure, answer);
   };
 

@@ -8,6 +8,7 @@ import { createTeamsConnector } from './teamsConnector';
 import { createTeamsParts, type TeamsMessagePart } from './teamsParts';
 import { monotonicNow } from '../../delivery/transportWait';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 export { cutChunks, TEAMS_MAX_MESSAGE_CHARS } from './teamsActivities';
 export type { TeamsMessagePart } from './teamsParts';
@@ -67,11 +68,12 @@ export interface TeamsMessageRef {
 }
 
 /** A transport with the message lifecycle: `finish` and the limit `toMessageEdits` should use. */
-export type TeamsTransport = DeliveryTransport<TeamsMessageRef> & {
-  finish(ref: TeamsMessageRef, edit: MessageEdit, call: TransportCall): Promise<TeamsMessageRef>;
-  readonly maxMessageChars: number;
-  readonly minIntervalMs: number;
-};
+export type TeamsTransport = DeliveryTransport<TeamsMessageRef> &
+  StopControl & {
+    finish(ref: TeamsMessageRef, edit: MessageEdit, call: TransportCall): Promise<TeamsMessageRef>;
+    readonly maxMessageChars: number;
+    readonly minIntervalMs: number;
+  };
 
 /**
  * A {@link DeliveryTransport} for Microsoft Teams through the Bot Framework Connector.
@@ -92,6 +94,11 @@ export type TeamsTransport = DeliveryTransport<TeamsMessageRef> & {
  *   (`PUT …/activities/{id}`). A stream Teams ended itself is updated the same way: a
  *   stream's age is checked only when a call comes, so with no text between `maxStreamMs` and
  *   Teams' two minutes Teams ends it, and the next call updates it in place (nothing is lost).
+ * - The user's Stop on a streamed message (`403 ContentStreamNotAllowed` "Content stream was
+ *   cancelled by user.") aborts `stopSignal` (give it to the model's `fetch`); the message is
+ *   then updated by PUT with its final text (the partial answer and `deliver`'s stop notice).
+ *   Teams' own end of a stream ("…exceeded streaming time.") is no stop: the whole text goes on
+ *   by PUT. The bot's own Stop (a command, a card button) calls `stop()`.
  * - One request at a time, each `minIntervalMs` after the last answer; `getToken()` before
  *   each one.
  * - 429 waits `Retry-After` when sent, else backs off; 401, 403, 404 are permanent; 5xx and
@@ -122,7 +129,10 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
   });
   const unfinishedSends = new Map<number, TeamsMessageRef>();
 
-  const { open, change, close, inform } = createTeamsParts(connector, streams);
+  const control = createStopControl();
+  const { open, change, close, inform } = createTeamsParts(connector, streams, () =>
+    control.stop('The user pressed Stop in Teams.'),
+  );
 
   /** Tool activity before any text: an informative update (the answer's text shows none). */
   const informOf = async (ref: TeamsMessageRef, edit: MessageEdit, context: TransportCall) => {
@@ -179,6 +189,8 @@ export function teamsTransport(options: TeamsTransportOptions): TeamsTransport {
   return {
     minIntervalMs,
     maxMessageChars: TEAMS_MAX_MESSAGE_CHARS,
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     async send(edit, context) {
       if (isStatusOnly(edit)) return informOf({ parts: [], openAt: 0 }, edit, context);
       if (edit.text.trim() === '') {

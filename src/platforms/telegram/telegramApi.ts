@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { DeliveryError } from '../../delivery/errors';
 import { postJson, scrub } from '../../delivery/httpCall';
+import { isStoppedDraftAnswer } from './stop';
 
 /** The Bot API methods telegramTransport calls. */
 export type TelegramMethod =
@@ -16,9 +17,10 @@ export type TelegramMethod =
  * Why a call failed, when the transport can do something other than wait or give up:
  * `draft-peer-invalid` (drafts are for private chats, or the server has no drafts: use messages), `formatting` (entities or
  * HTML refused: send plain text), `rich-rejected` (a rich message refused, or a server without
- * Rich Messages: send entities).
+ * Rich Messages: send entities), `draft-stopped` (the user pressed Stop on this draft: stop).
  */
-export type TelegramFallbackReason = 'draft-peer-invalid' | 'formatting' | 'rich-rejected';
+export type TelegramFallbackReason =
+  'draft-peer-invalid' | 'formatting' | 'rich-rejected' | 'draft-stopped';
 
 /** A call's outcome: its `result`, or the DeliveryError to throw and any fallback it allows. */
 export type TelegramOutcome =
@@ -103,6 +105,7 @@ function classify(
     return { ok: false, error: fail({ notModified: true }) };
   }
   const isRichMethod = method === 'sendRichMessage' || method === 'sendRichMessageDraft';
+  const isDraftMethod = method === 'sendMessageDraft' || method === 'sendRichMessageDraft';
   // Any refusal of the draft method itself (an older Bot API server: 404, "method not found")
   // latches to messages, as TEXTDRAFT_PEER_INVALID does.
   const draftRefused =
@@ -112,12 +115,14 @@ function classify(
   const fallback: TelegramFallbackReason | undefined =
     (status === 400 && /TEXTDRAFT_PEER_INVALID/.test(description)) || draftRefused
       ? 'draft-peer-invalid'
-      : (status === 400 && /RICH_MESSAGE_|rich.?message|InputRich/i.test(description)) ||
-          (isRichMethod && status === 404)
-        ? 'rich-rejected'
-        : status === 400 && /can't parse entities|entit(y|ies)|can't find end/i.test(description)
-          ? 'formatting'
-          : undefined;
+      : isDraftMethod && isStoppedDraftAnswer(status, description)
+        ? 'draft-stopped'
+        : (status === 400 && /RICH_MESSAGE_|rich.?message|InputRich/i.test(description)) ||
+            (isRichMethod && status === 404)
+          ? 'rich-rejected'
+          : status === 400 && /can't parse entities|entit(y|ies)|can't find end/i.test(description)
+            ? 'formatting'
+            : undefined;
   const permanent = status >= 400 && status < 500 && status !== 408;
   return { ok: false, error: fail({ permanent }), ...(fallback ? { fallback } : {}) };
 }

@@ -2,7 +2,7 @@ import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
 import { previewOf } from '../../delivery/healPreview';
-import { callTelegram, type TelegramMethod, type TelegramOutcome } from './telegramApi';
+import type { TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
   isFormatted,
@@ -12,11 +12,12 @@ import {
   type ContentLevel,
   type Piece,
 } from './telegramContent';
-import { callTelegramClient } from './telegramClient';
 import { createDraftRefresher, type DraftRefresher } from './telegramDrafts';
 import { TelegramTransportOptions } from './telegramOptions';
 import type { TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 import type { CallBudget } from '../../delivery/callBudget';
+import { budgetedCaller } from './telegramCaller';
 import { isPrivateChat, telegramChatBudget, telegramChatGates } from './telegramBudget';
 
 export type { TelegramTransportOptions } from './telegramOptions';
@@ -30,8 +31,8 @@ export interface TelegramRef {
   draftId?: number;
 }
 
-/** {@link telegramTransport}'s transport: `deliver`'s calls, its limits, and `close()`. */
-export interface TelegramTransport {
+/** {@link telegramTransport}'s transport: `deliver`'s calls, its limits, its Stop, and `close()`. */
+export interface TelegramTransport extends StopControl {
   send(edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
   edit(ref: TelegramRef, edit: MessageEdit, call: TransportCall): Promise<TelegramRef>;
   /** The message is final: a draft is persisted, an edited message shows the final text. */
@@ -43,6 +44,8 @@ export interface TelegramTransport {
   readonly maxMessageChars: number;
   /** Whether messages are drafted now (false after a TEXTDRAFT_PEER_INVALID). */
   readonly drafting: boolean;
+  /** Whether `draftId` (of a `stopped_message_generation` update) is one of this answer's drafts. */
+  hasDraft(draftId: number): boolean;
   /** Stops every draft refresh timer (the transport is done; `deliver` finishing does this too). */
   close(): void;
 }
@@ -63,6 +66,9 @@ interface MessageState {
  * group, or TEXTDRAFT_PEER_INVALID:  send → sendMessage   edit → editMessageText   finish → (edit if needed)
  * ```
  *
+ * - Drafts carry `can_stop: true` (Bot API 10.3). The user's Stop (`telegramStopOf` → `stop()`,
+ *   or a draft call refused as stopped) aborts `stopSignal`; no draft is written after it, and
+ *   `finish` persists the partial text (with `deliver`'s stop notice) as a message.
  * - One `draft_id` per message. Telegram rejected drafts once (TEXTDRAFT_PEER_INVALID): that
  *   call is retried at once as a message, and drafts stay off for the transport's life.
  * - A text longer than one Telegram message continues in further messages (the ref lists them
@@ -105,19 +111,14 @@ export function createTelegramTransport(
   settings: ReturnType<typeof TelegramTransportOptions.parse>,
   { budget }: TelegramTransportShared,
 ): TelegramTransport {
-  const { chatId, format, messageThreadId, client } = settings;
-  const endpoint = {
-    base: settings.apiBase.replace(/\/+$/, ''),
-    token: settings.token ?? '',
-    fetch: settings.fetch ?? globalThis.fetch,
-  };
-  const call = (method: TelegramMethod, payload: Record<string, unknown>, signal: AbortSignal) =>
-    client
-      ? callTelegramClient(client, method, payload, signal)
-      : callTelegram(endpoint, method, payload, signal);
+  const { format, messageThreadId } = settings;
+  // Every call of this chat passes its budget (and the token's, in a bot).
+  const api = budgetedCaller(settings, budget);
   const isPrivate = isPrivateChat(settings);
   let drafting = settings.mode === 'draft' || (settings.mode === 'auto' && isPrivate);
   const states = new WeakMap<TelegramRef, MessageState>();
+  const control = createStopControl();
+  const draftIds = new Set<number>();
   // A send that failed half-way (a 429 after its first part) is continued, not repeated.
   const pendingSends = new Map<number, TelegramRef>();
   const thread = messageThreadId === undefined ? {} : { message_thread_id: messageThreadId };
@@ -129,30 +130,16 @@ export function createTelegramTransport(
     return run;
   };
 
-  // Every call of this chat passes its budget (and the token's, in a bot): a 429 holds the chat.
-  const api = async (
-    method: TelegramMethod,
-    fields: Record<string, unknown>,
-    signal: AbortSignal,
-  ) => {
-    const payload = { chat_id: chatId, ...fields };
-    // A new message (the first words of a reply) goes before other chats' edits.
-    const first = method === 'sendMessage' || method === 'sendRichMessage';
-    const outcome = await budget.run(() => call(method, payload, signal), signal, first);
-    const retryAfterMs = outcome.ok ? undefined : outcome.error.retryAfterMs;
-    if (retryAfterMs !== undefined && outcome.ok === false && outcome.error.status === 429) {
-      budget.hold(retryAfterMs);
-    }
-    return outcome;
-  };
-
   const refresher: DraftRefresher<TelegramRef> = createDraftRefresher({
     scheduler: settings.scheduler,
     refreshMs: settings.draftRefreshMs,
     // Checked when the refresh's turn comes: a message persisted meanwhile is not drafted again.
     write: (ref, piece, signal) =>
-      serial(async () => (isDraft(ref) ? writeDraft(ref, piece, signal) : undefined)),
+      serial(async () =>
+        isDraft(ref) && !control.stopped ? writeDraft(ref, piece, signal) : undefined,
+      ),
   });
+  control.stopSignal.addEventListener('abort', () => refresher.close(), { once: true });
 
   const isDraft = (ref: TelegramRef) =>
     ref.draftId !== undefined && ref.messageIds.length === 0 && drafting;
@@ -167,10 +154,14 @@ export function createTelegramTransport(
     'rich' in piece
       ? api(
           'sendRichMessageDraft',
-          { ...thread, draft_id: ref.draftId, rich_message: piece.rich },
+          { ...thread, draft_id: ref.draftId, can_stop: true, rich_message: piece.rich },
           signal,
         )
-      : api('sendMessageDraft', { ...thread, draft_id: ref.draftId, ...piece }, signal);
+      : api(
+          'sendMessageDraft',
+          { ...thread, draft_id: ref.draftId, can_stop: true, ...piece },
+          signal,
+        );
 
   /** Throws what `outcome` says, after lowering the message's level or leaving drafts. */
   const fail = (state: MessageState, outcome: TelegramOutcome & { ok: false }): never => {
@@ -204,11 +195,14 @@ export function createTelegramTransport(
 
   /** Shows `edit` as the message as a draft (its last part). */
   const draft = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
+    // A stopped draft is not written again: `finish` persists its text as a message.
+    if (control.stopped) return;
     const state = stateOf(ref);
     const pieces = piecesOf(edit, format, state.level);
     warnIfLowered(state, pieces, call);
     const piece = pieces[pieces.length - 1];
     const outcome = await writeDraft(ref, piece, call.signal);
+    if (!outcome.ok && outcome.fallback === 'draft-stopped') return control.stop();
     if (!outcome.ok) fail(state, outcome);
     refresher.wrote(ref, piece, call.signal);
   };
@@ -252,14 +246,18 @@ export function createTelegramTransport(
     get drafting() {
       return drafting;
     },
+    stopSignal: control.stopSignal,
+    stop: control.stop,
+    hasDraft: (draftId) => draftIds.has(draftId),
     send(given, call) {
       const edit = preview(given);
       const resumed = call.attempt > 1 ? pendingSends.get(edit.message) : undefined;
       const ref: TelegramRef = resumed ?? { messageIds: [] };
       pendingSends.set(edit.message, ref);
       return serial(async () => {
-        if (drafting && ref.messageIds.length === 0) {
+        if (drafting && !control.stopped && ref.messageIds.length === 0) {
           ref.draftId ??= draftBase + ++draftCount;
+          draftIds.add(ref.draftId);
           await draft(ref, edit, call);
         } else {
           refresher.stop(ref);

@@ -4,6 +4,7 @@ import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { DeliveryError } from '../../delivery/errors';
 import { messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import { createStopControl, type StopControl } from '../../delivery/transportStop';
 import { fetchOption, parseOptions, schedulerOption } from '../../internal/options';
 import { whatsappLimits } from './limits';
 import { createWhatsAppApi } from './whatsappApi';
@@ -65,16 +66,18 @@ export interface WhatsAppMessageRef {
 }
 
 /** A transport with the message lifecycle: `finish` sends the text. */
-export type WhatsAppTransport = DeliveryTransport<WhatsAppMessageRef> & {
-  finish(
-    ref: WhatsAppMessageRef,
-    edit: MessageEdit,
-    call: TransportCall,
-  ): Promise<WhatsAppMessageRef>;
-  readonly maxMessageChars: number;
-  /** Typing indicators waiting for their next refresh (for specs: 0 once every message finished). */
-  readonly typingPending: number;
-};
+export type WhatsAppTransport = DeliveryTransport<WhatsAppMessageRef> &
+  // No Stop button of its own: the bot's Stop calls stop(); stopSignal goes to the model's fetch.
+  StopControl & {
+    finish(
+      ref: WhatsAppMessageRef,
+      edit: MessageEdit,
+      call: TransportCall,
+    ): Promise<WhatsAppMessageRef>;
+    readonly maxMessageChars: number;
+    /** Typing indicators waiting for their next refresh (for specs: 0 once every message finished). */
+    readonly typingPending: number;
+  };
 
 const SentMessage = z.looseObject({
   messages: z.array(z.looseObject({ id: z.string() })).check(z.minLength(1)),
@@ -138,7 +141,10 @@ export function whatsappTransport(options: WhatsAppTransportOptions): WhatsAppTr
         ),
   );
 
+  const control = createStopControl();
   return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
     maxMessageChars: WHATSAPP_MAX_MESSAGE_CHARS,
     get typingPending() {
       return typing.pending;

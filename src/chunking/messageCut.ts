@@ -1,0 +1,51 @@
+// Where a chat message ends, from its text alone: the block chunker's first block of the
+// message's model text, cut at maxChars by the block rules. toMessageEdits trims a message that
+// would pass its limit back to this cut and carries the rest into the next message, so where
+// a boundary falls depends on the model's text, never on when its blocks came.
+
+import { blockOriginOf } from './blockOrigin';
+import { createBlockChunker } from './blockChunker';
+import { MIN_MAX_CHARS } from './chunkingOptions';
+
+/** A message's final text, and the model text the next message starts with. */
+export interface MessageCut {
+  /** The message's final text: the model's text up to the cut (a cut fence closed). */
+  text: string;
+  /** The model's text after the cut, after the lines that reopen a cut fence or table. */
+  rest: string;
+}
+
+/**
+ * Cuts `model` (the model's text of one chat message, longer than `maxChars`) where the block
+ * chunker would: the last paragraph break, else line break, else sentence end, else
+ * whitespace in the second half of the limit; never inside a table row that fits, a heading
+ * kept with its section, a cut fence closed at the end and reopened with its info string in
+ * `rest` (a table's header rows repeated). `text` is at most `maxChars` long. Undefined when
+ * `model` fits, or `maxChars` is below the chunker's 16.
+ *
+ * @example
+ * ```ts
+ * cutMessage('First paragraph.\n\nSecond one, which is longer.', 24);
+ * // { text: 'First paragraph.', rest: 'Second one, which is longer.' }
+ * ```
+ * @param model - the message's model text (with the lines that reopen what the last cut cut)
+ * @param maxChars - the message limit (≥ 16)
+ */
+export function cutMessage(model: string, maxChars: number): MessageCut | undefined {
+  if (maxChars < MIN_MAX_CHARS || model.trimEnd().length <= maxChars) return undefined;
+  const chunker = createBlockChunker({
+    minChars: Math.floor(maxChars / 2),
+    maxChars,
+    mode: 'end',
+  });
+  chunker.append(model);
+  const [first, second] = chunker.end('end');
+  const head = first && blockOriginOf(first);
+  const next = second && blockOriginOf(second);
+  if (!head || !next) return undefined;
+  const start = model.length - model.trimStart().length;
+  const end = model.startsWith(head.body, start)
+    ? start + head.body.length
+    : model.indexOf(head.body) + head.body.length;
+  return { text: first.text, rest: next.prefix + model.slice(end + next.lead.length) };
+}
