@@ -16,7 +16,11 @@ module.exports = {
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   // The examples import their siblings as an ESM app must (`./chatRoutes.js`): map to the .ts file.
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // remend ships ESM with only an `import` condition: its file, by path (compiled below).
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^remend$': '<rootDir>/node_modules/remend/dist/index.js',
+  },
   modulePaths: node22Installed ? [node22Modules] : [],
   globals: {
     LLMRX_NODE22_INSTALLED: node22Installed,
@@ -25,10 +29,12 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
     // ESM-only packages (everything in node22/, and zod's .js files) to CommonJS.
-    '(/node22/node_modules/|/node_modules/zod/).+\\.js$':
+    '(/node22/node_modules/|/node_modules/(zod|remend)/).+\\.js$':
       '<rootDir>/spec/helpers/esmPackageTransform.js',
   },
-  transformIgnorePatterns: ['^(?!.*(/node22/node_modules/|/node_modules/zod/)).*/node_modules/'],
+  transformIgnorePatterns: [
+    '^(?!.*(/node22/node_modules/|/node_modules/(zod|remend)/)).*/node_modules/',
+  ],
   globalSetup: '<rootDir>/spec/helpers/globalSetup.ts',
   setupFilesAfterEnv: ['<rootDir>/spec/helpers/setup.ts'],
   testTimeout: 60000,

@@ -208,6 +208,8 @@ export type { SlackTransport, SlackTransportOptions } from './platforms/slack/sl
 export type { SlackRef, SlackRefPart } from './platforms/slack/slackRef';
 export type { SlackClient } from './platforms/slack/slackWebApi';
 export { discordTransport } from './platforms/discord/discordTransport';
+export { createDiscordBot } from './platforms/discord/discordBot';
+export type { DiscordBot, DiscordBotOptions } from './platforms/discord/discordBot';
 export type {
   DiscordMessageRef,
   DiscordTransport,

@@ -88,7 +88,19 @@ export async function runLlmRxBot(
 export async function runGrammyStream(target: RunTarget, botApiBase: string, token: string) {
   const { Bot } = (await import('grammy')) as any;
   // Its floor is Node 22, so it is installed in node22/ (npm run install:node22), not the root.
-  const plugin = join(__dirname, '..', '..', 'node22', 'node_modules', '@grammyjs', 'stream');
+  // Its entry file (its package.json `main`): a directory import does not resolve as ESM.
+  const plugin = join(
+    __dirname,
+    '..',
+    '..',
+    'node22',
+    'node_modules',
+    '@grammyjs',
+    'stream',
+    'out',
+    'mod.js',
+  );
+  giveWithResolvers();
   const { streamApi } = (await import(plugin)) as any;
   const bot = new Bot(token, { client: { apiRoot: botApiBase } });
   bot.api.config.use(async (prev: any, method: string, payload: unknown, signal: unknown) => {
@@ -254,4 +266,19 @@ export class WebNode {
     this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
+}
+
+/**
+ * The plugin calls `Promise.withResolvers` (Node 22); on Node 20 every reply failed with
+ * "Promise.withResolvers is not a function". The bench, never src/, gives that peer one.
+ */
+function giveWithResolvers() {
+  const promise = Promise as unknown as { withResolvers?: () => unknown };
+  if (typeof promise.withResolvers === 'function') return;
+  promise.withResolvers = () => {
+    let resolve!: (value: unknown) => void;
+    let reject!: (reason: unknown) => void;
+    const made = new Promise((yes, no) => ((resolve = yes), (reject = no)));
+    return { promise: made, resolve, reject };
+  };
 }

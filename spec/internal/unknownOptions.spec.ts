@@ -59,6 +59,10 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
     typo: 'chat_id',
     call: (o) => api.createTelegramBot({ token: 't' }).transport(1, o as never),
   },
+  createDiscordBot: {
+    typo: 'maxPerSec',
+    call: (o) => api.createDiscordBot({ token: 't', ...o } as never),
+  },
   discordTransport: {
     typo: 'channel',
     call: (o) => api.discordTransport({ token: 't', channelId: '1', ...o } as never),

@@ -21,6 +21,14 @@ export interface FakeDiscordApiOptions extends FakeServerOptions {
   fault?: (request: number) => 'global-rate-limit' | 'server-error' | undefined;
   /** `retry_after` (float seconds) of a forced global 429. @defaultValue 0.05 */
   globalRetryAfterSeconds?: number;
+  /**
+   * The bot's global limit: requests per `globalWindowMs`, every route and channel together,
+   * counted when handled (Rate Limits: "All bots can make up to 50 requests per second"); one
+   * more gets a global 429 (`counts.globalRateLimited`). @defaultValue no limit
+   */
+  globalMaxRequests?: number;
+  /** @defaultValue 1000 */
+  globalWindowMs?: number;
 }
 
 /** One request as the fake saw it, for specs that check the pacing. */
@@ -66,6 +74,8 @@ export async function startFakeDiscordApi(options: FakeDiscordApiOptions) {
   const requests: FakeDiscordRequest[] = [];
   const counts = { requests: 0, rateLimited: 0, globalRateLimited: 0, globalViolations: 0 };
   let globalUntil = -Infinity;
+  const { globalMaxRequests = Infinity, globalWindowMs = 1000 } = options;
+  const handledAt: number[] = [];
   let nextId = 1_180_000_000_000_000_000n;
 
   const answer = (status: number, body: unknown, headers?: Record<string, string>): FakeAnswer => ({
@@ -97,6 +107,12 @@ export async function startFakeDiscordApi(options: FakeDiscordApiOptions) {
       globalUntil = now + globalRetryAfterSeconds * 1000;
       return record(globalLimited(globalRetryAfterSeconds));
     }
+    while (handledAt.length > 0 && handledAt[0] <= now - globalWindowMs) handledAt.shift();
+    if (handledAt.length >= globalMaxRequests) {
+      counts.globalRateLimited++;
+      return record(globalLimited(Math.max(0.001, (handledAt[0] + globalWindowMs - now) / 1000)));
+    }
+    handledAt.push(now);
     if (!match || !BUCKET_IDS[route])
       return record(answer(404, { message: '404: Not Found', code: 0 }));
     const [, channelId, messageId] = match;

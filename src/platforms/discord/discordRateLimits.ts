@@ -24,8 +24,9 @@ interface BucketState {
 }
 
 /**
- * Discord's rate limits as the response headers describe them, for one bot token and one
- * channel. Nothing is hard-coded: a route's bucket is learned from `X-RateLimit-Bucket`, its
+ * Discord's rate limits as the response headers describe them, for one bot token (its
+ * channels' buckets apart: a route names its channel, `POST /channels/1100/messages`).
+ * Nothing is hard-coded: a route's bucket is learned from `X-RateLimit-Bucket`, its
  * state from `X-RateLimit-Remaining` and `X-RateLimit-Reset-After` (seconds, with decimals), and
  * a request on a bucket with nothing remaining waits until it resets. A 429 holds its bucket (or,
  * with `global`, every route) for its float `retry_after`.
@@ -35,7 +36,11 @@ export function createDiscordRateLimits(now: () => number = monotonicNow) {
   const buckets = new Map<string, BucketState>();
   let globalUntil = -Infinity;
 
-  const bucketKey = (route: string) => bucketOfRoute.get(route) ?? route;
+  // A bucket is its hash per top-level resource (`/channels/{id}`): one bot, many channels.
+  const bucketKey = (route: string) => {
+    const bucket = bucketOfRoute.get(route);
+    return bucket === undefined ? route : `${bucket} ${/\/channels\/[^/]+/.exec(route)?.[0] ?? ''}`;
+  };
 
   return {
     /** Waits until `route` may be called: its bucket refilled and no global limit holds. */

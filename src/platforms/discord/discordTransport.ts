@@ -4,10 +4,11 @@ import { parseOptions } from '../../internal/options';
 import { discordLimits } from './limits';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
-import { withStatusLine } from '../../delivery/statusLine';
+import { previewOf } from '../../delivery/healPreview';
 import { postJson, scrub } from '../../delivery/httpCall';
 import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
+import type { CallBudget } from '../../delivery/callBudget';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
 
 /** Discord's limit for a message's `content`, in characters (`platformLimits.discord`). */
@@ -53,6 +54,13 @@ export type DiscordTransport = DeliveryTransport<DiscordMessageRef> &
     readonly maxMessageChars: number;
   };
 
+/** What a bot's transports share (`createDiscordBot`): its route buckets and global budget. */
+export interface DiscordSharedLimits {
+  limits?: ReturnType<typeof createDiscordRateLimits>;
+  budget?: Pick<CallBudget, 'run'>;
+}
+const unbudgeted: Pick<CallBudget, 'run'> = { run: (call) => call() };
+
 const DiscordError = z.looseObject({
   message: z.optional(z.string()),
   code: z.optional(z.number()),
@@ -92,7 +100,10 @@ const DiscordMessage = z.looseObject({ id: z.string() });
  * ```
  * @param options - {@link DiscordTransportOptions}
  */
-export function discordTransport(options: DiscordTransportOptions): DiscordTransport {
+export function discordTransport(
+  options: DiscordTransportOptions,
+  shared: DiscordSharedLimits = {},
+): DiscordTransport {
   const { token, channelId, apiBase, ...rest } = parseOptions(
     'discordTransport',
     DiscordTransportOptions,
@@ -100,7 +111,8 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
   );
   const fetchFn = rest.fetch ?? globalThis.fetch;
   const base = `${apiBase.replace(/\/+$/, '')}/channels/${encodeURIComponent(channelId)}/messages`;
-  const limits = createDiscordRateLimits();
+  const limits = shared.limits ?? createDiscordRateLimits();
+  const budget = shared.budget ?? unbudgeted;
   const sendInParts = createPartedSend<DiscordMessageRef>('discordTransport', () => ({
     ids: [],
     contents: [],
@@ -112,21 +124,26 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     content: string | undefined,
     context: TransportCall,
   ): Promise<unknown> => {
-    // Buckets are per route; the message id is not part of the route.
-    const route = `${method} /channels/{id}/messages${messageId === undefined ? '' : '/{mid}'}`;
+    // Buckets are per route and channel (its top-level resource); the message id is not part.
+    const route = `${method} /channels/${channelId}/messages${messageId === undefined ? '' : '/{mid}'}`;
     const label = `Discord ${method} /channels/${channelId}/messages${messageId ? `/${messageId}` : ''}`;
+    // The bucket's wait first: a call waiting for its bucket holds no slot of the global budget.
     await limits.beforeRequest(route, context.signal);
-    const answer = await postJson(
-      messageId === undefined ? base : `${base}/${encodeURIComponent(messageId)}`,
-      content === undefined ? undefined : { content, allowed_mentions: { parse: [] } },
-      {
-        fetch: fetchFn,
-        method,
-        headers: { authorization: `Bot ${token}` },
-        signal: context.signal,
-        secret: token,
-        label,
-      },
+    const answer = await budget.run(
+      () =>
+        postJson(
+          messageId === undefined ? base : `${base}/${encodeURIComponent(messageId)}`,
+          content === undefined ? undefined : { content, allowed_mentions: { parse: [] } },
+          {
+            fetch: fetchFn,
+            method,
+            headers: { authorization: `Bot ${token}` },
+            signal: context.signal,
+            secret: token,
+            label,
+          },
+        ),
+      context.signal,
     );
     const rateLimited = limits.afterAnswer(route, answer);
     const { status } = answer;
@@ -182,8 +199,8 @@ export function discordTransport(options: DiscordTransportOptions): DiscordTrans
     const pieces = discordPieces(edit);
     return pieces.length === 0 ? ref : show(ref, pieces, context);
   };
-  // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
-  const preview = (edit: MessageEdit) => withStatusLine(edit, DISCORD_MAX_MESSAGE_CHARS);
+  // Open markdown healed, tool activity as a status line; `finish` shows the text as written.
+  const preview = (edit: MessageEdit) => previewOf(edit, DISCORD_MAX_MESSAGE_CHARS);
 
   const control = createStopControl();
   return {

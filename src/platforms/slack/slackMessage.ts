@@ -7,6 +7,7 @@ export type { SlackMessageSettings, SlackMessageState, SlackPart } from './slack
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { renderMarkdown } from '../../render/renderMarkdown';
 import type { TransportCall } from '../../delivery/types';
+import { healPreview } from '../../delivery/healPreview';
 import { callSlack, slackErrorOf, type SlackMethod } from './slackWebApi';
 import { stopStream, streamSuffix, tsOf } from './slackStream';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
@@ -33,7 +34,9 @@ export async function applyText(
     callSlack(settings.api, method, { channel: settings.channel, ...payload }, call.signal);
   // At most two fallbacks (stream → update) can happen in one call; the third round updates.
   for (let round = 0; round < 3; round++) {
-    if (ref.mode === 'update') return updateParts(settings, api, ref, edit, call);
+    // An update shows the whole text: a preview's open markdown healed (never a stream's parts).
+    if (ref.mode === 'update')
+      return updateParts(settings, api, ref, final ? edit : healPreview(edit), call);
     const streamed = ref.parts.map((part) => part.markdown).join('');
     if (!edit.text.startsWith(streamed)) {
       // A stream cannot take text back: the message is rewritten by chat.update from here on.
@@ -57,7 +60,7 @@ export async function applyText(
       } else throw error;
     }
   }
-  return updateParts(settings, api, ref, edit, call);
+  return updateParts(settings, api, ref, final ? edit : healPreview(edit), call);
 }
 
 type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType<typeof callSlack>;

@@ -1,7 +1,7 @@
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { parseOptions } from '../../internal/options';
 import { DeliveryError } from '../../delivery/errors';
-import { withStatusLine } from '../../delivery/statusLine';
+import { previewOf } from '../../delivery/healPreview';
 import type { TelegramOutcome } from './telegramApi';
 import {
   firstLevel,
@@ -233,8 +233,8 @@ export function createTelegramTransport(
     }
   };
 
-  // Tool activity shows as a status line in drafts and edits; `finish` sends the text alone.
-  const preview = (edit: MessageEdit) => withStatusLine(edit, levelLimit(firstLevel(format)));
+  // Drafts, edits: open markdown healed, tool status line; `finish` sends the text as written.
+  const preview = (edit: MessageEdit) => previewOf(edit, levelLimit(firstLevel(format)));
   let draftCount = 0;
   const draftBase = Math.floor(Math.random() * 2 ** 30);
 
