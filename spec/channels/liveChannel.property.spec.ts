@@ -104,7 +104,7 @@ describe('channel(…, { live: true })', () => {
   it('is refused for channels whose messages are not edited or streamed', () => {
     expect(() => channel('sms', { live: true })).toThrow(LlmRxError);
     expect(() => channel('web', { live: true })).toThrow(
-      'channel("web"): live mode is for channels whose messages are edited or streamed (telegram, slack, discord, msteams).',
+      'channel("web"): live mode is for channels whose messages are edited or streamed (telegram, slack, discord, msteams, googlechat).',
     );
     expect(() => channel('telegram', { liveIntervalMs: 0, live: true })).toThrow(LlmRxError);
   });

@@ -108,7 +108,7 @@ const ChannelOverrides = z.object({
  *   before, as `streamEvents` does).
  * - `overrides` replace preset values (validated at once; an unknown key is an error). On
  *   `web`, giving both `minChars` and `maxChars` turns chunking on.
- * - `live: true` (telegram, slack, discord, msteams): small blocks as the model writes, whole
+ * - `live: true` (telegram, slack, discord, msteams, googlechat): small blocks as the model writes, whole
  *   words only, each delta's text out at most `liveIntervalMs` after it came (a word's
  *   unfinished tail waits for its end, or for `liveIntervalMs` without a delta); never
  *   reasoning, never a silent token's prefix (suppressSilent runs before). The blocks joined
