@@ -39,6 +39,8 @@ export default defineConfig([
   {
     entry: { index: 'src/index.ts' },
     format: ['cjs'],
+    // remend ships ESM only (an `import` export, no `require`): the CJS bundle carries it.
+    noExternal: ['remend'],
     dts: true,
     target: 'node20',
     external,
@@ -46,6 +48,7 @@ export default defineConfig([
   {
     entry: { cli: 'src/cli/main.ts' },
     format: ['cjs'],
+    noExternal: ['remend'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     external,

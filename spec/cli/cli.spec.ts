@@ -60,8 +60,8 @@ describe('llm-rx usage errors: exit 2, one line on stderr, nothing on stdout', (
     ],
     [
       'unknown channel',
-      ['replay', demoCapture, '--channel', 'whatsapp'],
-      /^llm-rx: unknown channel "whatsapp" \(known: web, telegram, discord, slack, signal, msteams, sms\)\n$/,
+      ['replay', demoCapture, '--channel', 'viber'],
+      /^llm-rx: unknown channel "viber" \(known: web, telegram, discord, slack, signal, msteams, sms, whatsapp, googlechat\)\n$/,
     ],
     ['bad speed', ['replay', demoCapture, '--speed', 'fast'], /--speed must be a number/],
     ['unknown command', ['play', demoCapture], /unknown command "play"/],

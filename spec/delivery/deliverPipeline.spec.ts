@@ -230,7 +230,14 @@ describeCorpus(
         { maxMessageChars: 4000, render: 'slack' },
         8,
       );
-      expect(expectDeliveredAsPlanned(held, planned).length).toBeGreaterThanOrEqual(3);
+      // Previews are healed (an unclosed `**` or link is closed for the moment it shows), so a
+      // message's history may hold texts that are not planned; each final text is the plan's.
+      const finals = [...new Map(planned.map((edit) => [edit.message, edit])).values()];
+      expect(held.length).toBe(finals.length);
+      expect(finals.length).toBeGreaterThanOrEqual(3);
+      expect(held.map((message) => message.text)).toEqual(
+        finals.map((edit) => edit.rendered?.text ?? edit.text),
+      );
       expectCleanReports(reports);
     });
   },
