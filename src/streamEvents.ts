@@ -3,7 +3,13 @@ import * as z from 'zod/mini';
 import { isLlmRxError } from './errors';
 import { type ProviderId, type StreamEvent } from './events';
 import { failedEvent } from './terminalEvents';
-import { durationOption, parseOptions, schedulerOption, signalOption } from './internal/options';
+import {
+  durationOption,
+  maxBufferSizeOption,
+  parseOptions,
+  schedulerOption,
+  signalOption,
+} from './internal/options';
 import { ensureTerminal } from './operators/ensureTerminal';
 import { createAnthropicDecoder } from './providers/anthropic';
 import { createGeminiDecoder } from './providers/gemini';
@@ -23,15 +29,16 @@ import { createLlmRxDecoder } from './providers/llmRx';
 import { createOllamaDecoder } from './providers/ollama';
 import { createOpenAIChatDecoder } from './providers/openaiChat';
 import { createOpenAIResponsesDecoder } from './providers/openaiResponses';
-import { assertByteInput, isResponse, type ByteInput } from './source/byteSource';
+import { checkByteInput, type ByteInput } from './source/byteSource';
 import {
   emptyBody,
   failureForAnswer,
   isUnexpectedAnswer,
+  responseHead,
   unexpectedBody,
 } from './source/unexpectedAnswer';
-import { fromNdjson } from './source/fromNdjson';
-import { fromSse, type SourceWarning, type SseMessage } from './source/fromSse';
+import { ndjsonValuesOf } from './source/fromNdjson';
+import { sseMessagesOf, type SourceWarning, type SseMessage } from './source/fromSse';
 
 /** Options of {@link streamEvents}. */
 export interface StreamEventsOptions {
@@ -57,7 +64,7 @@ const StreamEventsOptions = z.object({
   idleTimeoutMs: z.optional(durationOption),
   deadlineMs: z.optional(durationOption),
   signal: z.optional(signalOption),
-  maxBufferSize: z.optional(z.int().check(z.positive())),
+  maxBufferSize: maxBufferSizeOption,
   scheduler: schedulerOption,
 });
 
@@ -126,14 +133,17 @@ export function streamEvents(
     StreamEventsOptions,
     options,
   );
-  assertByteInput('streamEvents', input);
+  // Checked here once: the sources below take the checked input and options as they are.
+  const checked = checkByteInput('streamEvents', input);
   const decoded = new Observable<StreamEvent>((subscriber) => {
     const emit: Emit = (event) => subscriber.next(event);
     let sourceSubscription: Subscription | undefined;
     let cancelled = false;
+    // Read once per subscription: the status check and the wire format both look at it.
+    const head = checked.kind === 'response' ? responseHead(checked.response) : undefined;
 
     const start = () => {
-      const contentType = isResponse(input) ? input.headers.get('content-type') : null;
+      const contentType = head?.contentType ?? null;
       const format =
         provider !== undefined
           ? wireFormatOf(provider)
@@ -141,7 +151,7 @@ export function streamEvents(
             ? 'ollama'
             : isEventStreamContentType(contentType)
               ? 'bedrock'
-              : isResponse(input) && input.headers.has('x-llm-rx-stream')
+              : head?.headers.has('x-llm-rx-stream')
                 ? 'llm-rx'
                 : undefined;
       let warned = false;
@@ -154,14 +164,14 @@ export function streamEvents(
       const sourceOptions = { maxBufferSize, onWarning };
 
       if (format === 'bedrock') {
-        sourceSubscription = decodeEventStream(input, { maxBufferSize }, subscriber);
+        sourceSubscription = decodeEventStream(checked, { maxBufferSize }, subscriber);
         return;
       }
 
       if (format === 'ollama') {
         const decoder = createOllamaDecoder();
         let values = 0;
-        sourceSubscription = fromNdjson(input, sourceOptions).subscribe({
+        sourceSubscription = ndjsonValuesOf(checked, sourceOptions).subscribe({
           next(value) {
             values++;
             try {
@@ -193,7 +203,7 @@ export function streamEvents(
       let messages = 0;
       let firstIgnoredLine: string | undefined;
       const onIgnoredLine = (line: string) => (firstIgnoredLine ??= line);
-      sourceSubscription = fromSse(input, { ...sourceOptions, onIgnoredLine }).subscribe({
+      sourceSubscription = sseMessagesOf(checked, { ...sourceOptions, onIgnoredLine }).subscribe({
         // Called once per event: a try/catch in place, no closure allocated per message.
         next(message) {
           messages++;
@@ -264,8 +274,8 @@ export function streamEvents(
     };
 
     let cancelAnswer: (() => void) | undefined;
-    if (isResponse(input) && isUnexpectedAnswer(input)) {
-      const answer = failureForAnswer(input);
+    if (head !== undefined && isUnexpectedAnswer(head)) {
+      const answer = failureForAnswer(head);
       cancelAnswer = answer.cancel;
       void answer.failure.then((event) => {
         if (cancelled) return;

@@ -24,6 +24,12 @@ export const signalOption = z.custom<AbortSignal>(
   { message: 'expected an AbortSignal' },
 );
 
+/**
+ * The byte sources' `maxBufferSize` option: the most characters (bytes for binary framings) one
+ * line, event or frame may hold, a positive integer, 1 MiB when absent.
+ */
+export const maxBufferSizeOption = z._default(z.int().check(z.positive()), 1024 * 1024);
+
 /** A duration in milliseconds: a finite, non-negative number. */
 export const durationOption = z.number().check(z.nonnegative());
 

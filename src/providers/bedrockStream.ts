@@ -1,25 +1,25 @@
 import type { Subscriber, Subscription } from 'rxjs';
 import type { StreamEvent } from '../events';
-import type { ByteInput } from '../source/byteSource';
-import { fromEventStream } from '../source/fromEventStream';
+import type { CheckedInput } from '../source/byteSource';
+import { eventStreamMessagesOf } from '../source/fromEventStream';
 import { emptyBody } from '../source/unexpectedAnswer';
 import { createBedrockDecoder } from './bedrock';
 
 /**
- * streamEvents' path for `application/vnd.amazon.eventstream` bodies: `fromEventStream` →
- * the Bedrock decoder, into `subscriber`. A body without a single frame is `stream-closed`,
- * as for the other wires; faults go to `subscriber.error` (ensureTerminal makes them `failed`).
+ * streamEvents' path for `application/vnd.amazon.eventstream` bodies: `fromEventStream` (past
+ * the checks streamEvents made) → the Bedrock decoder, into `subscriber`. A body without a
+ * single frame is `stream-closed`, as for the other wires; faults go to `subscriber.error`
+ * (ensureTerminal makes them `failed`).
  */
 export function decodeEventStream(
-  input: ByteInput,
-  options: { maxBufferSize?: number },
+  input: CheckedInput,
+  options: { maxBufferSize: number },
   subscriber: Subscriber<StreamEvent>,
 ): Subscription {
   const decoder = createBedrockDecoder();
   const emit = (event: StreamEvent) => subscriber.next(event);
   let messages = 0;
-  const sourceOptions = options.maxBufferSize === undefined ? {} : options;
-  return fromEventStream(input, sourceOptions).subscribe({
+  return eventStreamMessagesOf(input, options).subscribe({
     next(message) {
       messages++;
       try {

@@ -22,24 +22,37 @@ export interface ChunkReader {
 }
 
 /**
+ * A {@link ByteInput} told apart once, at the call ({@link checkByteInput}): what the readers
+ * open without looking at the input's type again.
+ */
+export type CheckedInput =
+  | { kind: 'response'; response: Response }
+  | { kind: 'stream'; stream: ReadableStream<Uint8Array> }
+  | { kind: 'iterable'; iterable: AsyncIterable<Uint8Array | string> };
+
+/**
  * Opens `input` for reading. A `Response` without a body reads as empty; a body that was
  * read before (or is being read) throws `body-used`.
  */
-export function openChunkReader(input: ByteInput): ChunkReader {
-  if (isResponse(input)) {
-    if (input.body === null) return emptyReader();
-    // A Response that fetch made, with a body, has type `basic` or `cors` (`new Response()`:
-    // `default`; a look-alike object: none).
-    const fetched = input.type === 'basic' || input.type === 'cors';
-    return readableStreamReader(input.body, input.bodyUsed, fetched);
-  }
-  if (isReadableStream(input)) return readableStreamReader(input);
-  // Every source checks its input with assertByteInput first: what is left is an async iterable.
-  return asyncIterableReader(input);
+function openChunkReader(input: CheckedInput): ChunkReader {
+  if (input.kind === 'response') return openResponseReader(input.response);
+  if (input.kind === 'stream') return readableStreamReader(input.stream);
+  return asyncIterableReader(input.iterable);
+}
+
+/** Opens a `Response`'s body as {@link openChunkReader} does, reading each property once. */
+export function openResponseReader(response: Response): ChunkReader {
+  const body = response.body;
+  if (body === null) return emptyReader();
+  // A Response that fetch made, with a body, has type `basic` or `cors` (`new Response()`:
+  // `default`; a look-alike object: none).
+  const type = response.type;
+  const fetched = type === 'basic' || type === 'cors';
+  return readableStreamReader(body, response.bodyUsed, fetched);
 }
 
 /** True for a fetch `Response` (or anything shaped like one). */
-export function isResponse(input: unknown): input is Response {
+function isResponse(input: unknown): input is Response {
   return (
     typeof input === 'object' &&
     input !== null &&
@@ -158,17 +171,19 @@ function readFailure(error: unknown, fetched?: boolean): LlmRxError {
 }
 
 /**
- * Throws `invalid-options` at the call when `input` is nothing llm-rx can read bytes from
- * (`undefined`, `null`, a number, a plain string, an object that is not a body).
+ * Tells what `input` is, once, at the call; throws `invalid-options` when it is nothing
+ * llm-rx can read bytes from (`undefined`, `null`, a number, a plain string, an object that is
+ * not a body).
  */
-export function assertByteInput(functionName: string, input: unknown): void {
-  if (isResponse(input) || isReadableStream(input)) return;
+export function checkByteInput(functionName: string, input: unknown): CheckedInput {
+  if (isResponse(input)) return { kind: 'response', response: input };
+  if (isReadableStream(input)) return { kind: 'stream', stream: input };
   if (
     typeof input === 'object' &&
     input !== null &&
     typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
   ) {
-    return;
+    return { kind: 'iterable', iterable: input as AsyncIterable<Uint8Array | string> };
   }
   const got = input === null ? 'null' : typeof input === 'object' ? 'an object' : typeof input;
   throw new LlmRxError(
@@ -185,7 +200,7 @@ export function assertByteInput(functionName: string, input: unknown): void {
  * abort listener.
  */
 export function readText(
-  input: ByteInput,
+  input: CheckedInput,
   subscriber: Subscriber<unknown>,
   signal: AbortSignal | undefined,
   handlers: { onText(text: string): void; onEnd(): void },
@@ -205,7 +220,7 @@ export function readText(
  * (a string chunk is encoded as UTF-8), with the same abort, error and teardown guarantees.
  */
 export function readBytes(
-  input: ByteInput,
+  input: CheckedInput,
   subscriber: Subscriber<unknown>,
   signal: AbortSignal | undefined,
   handlers: { onBytes(bytes: Uint8Array): void; onEnd(): void },
@@ -230,7 +245,7 @@ export function readBytes(
 }
 
 function readWith(
-  input: ByteInput,
+  input: CheckedInput,
   subscriber: Subscriber<unknown>,
   signal: AbortSignal | undefined,
   pump: (reader: ChunkReader, isStopped: () => boolean) => Promise<void>,

@@ -2,8 +2,8 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { Observable } from 'rxjs';
 import * as z from 'zod/mini';
 import { errorMessage, LlmRxError } from '../errors';
-import { parseOptions, signalOption } from '../internal/options';
-import { assertByteInput, readBytes, type ByteInput } from './byteSource';
+import { maxBufferSizeOption, parseOptions, signalOption } from '../internal/options';
+import { checkByteInput, readBytes, type ByteInput, type CheckedInput } from './byteSource';
 
 /**
  * One message of an `application/vnd.amazon.eventstream` body: its headers (`:event-type`,
@@ -23,7 +23,7 @@ export interface FromEventStreamOptions {
 }
 
 const FromEventStreamOptions = z.object({
-  maxBufferSize: z._default(z.int().check(z.positive()), 1024 * 1024),
+  maxBufferSize: maxBufferSizeOption,
   signal: z.optional(signalOption),
 });
 
@@ -71,12 +71,15 @@ export function fromEventStream(
   input: ByteInput,
   options: FromEventStreamOptions = {},
 ): Observable<EventStreamMessage> {
-  const { maxBufferSize, signal } = parseOptions(
-    'fromEventStream',
-    FromEventStreamOptions,
-    options,
-  );
-  assertByteInput('fromEventStream', input);
+  const checkedOptions = parseOptions('fromEventStream', FromEventStreamOptions, options);
+  return eventStreamMessagesOf(checkByteInput('fromEventStream', input), checkedOptions);
+}
+
+/** {@link fromEventStream} past its checks: streamEvents checked the input and options itself. */
+export function eventStreamMessagesOf(
+  input: CheckedInput,
+  { maxBufferSize, signal }: z.output<typeof FromEventStreamOptions>,
+): Observable<EventStreamMessage> {
   return new Observable<EventStreamMessage>((subscriber) => {
     let buffer: Uint8Array = new Uint8Array(0);
     let frames = 0;

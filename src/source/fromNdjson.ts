@@ -1,8 +1,8 @@
 import { Observable } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
-import { parseOptions, signalOption } from '../internal/options';
-import { readText, type ByteInput, assertByteInput } from './byteSource';
+import { maxBufferSizeOption, parseOptions, signalOption } from '../internal/options';
+import { checkByteInput, readText, type ByteInput, type CheckedInput } from './byteSource';
 import type { SourceWarning } from './fromSse';
 
 /** Options of {@link fromNdjson}. */
@@ -16,7 +16,7 @@ export interface FromNdjsonOptions {
 }
 
 const FromNdjsonOptions = z.object({
-  maxBufferSize: z._default(z.int().check(z.positive()), 1024 * 1024),
+  maxBufferSize: maxBufferSizeOption,
   signal: z.optional(signalOption),
   onWarning: z.optional(z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function')),
 });
@@ -50,12 +50,15 @@ const FromNdjsonOptions = z.object({
  * @param options - {@link FromNdjsonOptions}
  */
 export function fromNdjson(input: ByteInput, options: FromNdjsonOptions = {}): Observable<unknown> {
-  const { maxBufferSize, signal, onWarning } = parseOptions(
-    'fromNdjson',
-    FromNdjsonOptions,
-    options,
-  );
-  assertByteInput('fromNdjson', input);
+  const checkedOptions = parseOptions('fromNdjson', FromNdjsonOptions, options);
+  return ndjsonValuesOf(checkByteInput('fromNdjson', input), checkedOptions);
+}
+
+/** {@link fromNdjson} past its checks: streamEvents checked the input and options itself. */
+export function ndjsonValuesOf(
+  input: CheckedInput,
+  { maxBufferSize, signal, onWarning }: z.output<typeof FromNdjsonOptions>,
+): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     let pending = '';
     let lineNumber = 0;

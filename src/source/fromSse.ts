@@ -2,8 +2,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Observable } from 'rxjs';
 import * as z from 'zod/mini';
 import { LlmRxError } from '../errors';
-import { parseOptions, signalOption } from '../internal/options';
-import { readText, type ByteInput, assertByteInput } from './byteSource';
+import { maxBufferSizeOption, parseOptions, signalOption } from '../internal/options';
+import { checkByteInput, readText, type ByteInput, type CheckedInput } from './byteSource';
 
 /** One Server-Sent Event: its `event` name (absent means the default), `data`, and last `id`. */
 export interface SseMessage {
@@ -36,7 +36,7 @@ export interface FromSseOptions {
 }
 
 const FromSseOptions = z.object({
-  maxBufferSize: z._default(z.int().check(z.positive()), 1024 * 1024),
+  maxBufferSize: maxBufferSizeOption,
   signal: z.optional(signalOption),
   onWarning: z.optional(z.custom<(warning: SourceWarning) => void>((v) => typeof v === 'function')),
   onRetry: z.optional(z.custom<(delayMs: number) => void>((v) => typeof v === 'function')),
@@ -79,12 +79,15 @@ const FromSseOptions = z.object({
  * @param options - {@link FromSseOptions}
  */
 export function fromSse(input: ByteInput, options: FromSseOptions = {}): Observable<SseMessage> {
-  const { maxBufferSize, signal, onWarning, onRetry, onIgnoredLine } = parseOptions(
-    'fromSse',
-    FromSseOptions,
-    options,
-  );
-  assertByteInput('fromSse', input);
+  const checkedOptions = parseOptions('fromSse', FromSseOptions, options);
+  return sseMessagesOf(checkByteInput('fromSse', input), checkedOptions);
+}
+
+/** {@link fromSse} past its checks: streamEvents checked the input and options itself. */
+export function sseMessagesOf(
+  input: CheckedInput,
+  { maxBufferSize, signal, onWarning, onRetry, onIgnoredLine }: z.output<typeof FromSseOptions>,
+): Observable<SseMessage> {
   return new Observable<SseMessage>((subscriber) => {
     let lastEventId: string | undefined;
     let atEof = false;

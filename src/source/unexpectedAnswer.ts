@@ -1,7 +1,7 @@
 import { isRetryableHttpStatus } from '../errors';
 import { type FailedEvent } from '../events';
 import { failedEvent } from '../terminalEvents';
-import { openChunkReader, type ChunkReader } from './byteSource';
+import { openResponseReader, type ChunkReader } from './byteSource';
 import { bodyExcerpt } from './excerpt';
 import { providerMessageOf, retryAfterMsOf } from './httpError';
 
@@ -12,9 +12,23 @@ import { providerMessageOf, retryAfterMsOf } from './httpError';
  * never passed on as markup (the message reaches browsers and chats).
  */
 
+/** What is read of a Response before its body, once: the status check and the format use it. */
+export interface ResponseHead {
+  response: Response;
+  ok: boolean;
+  headers: Headers;
+  contentType: string | null;
+}
+
+/** Reads the head of `response`: `ok`, `headers` and the Content-Type, each once. */
+export function responseHead(response: Response): ResponseHead {
+  const headers = response.headers;
+  return { response, ok: response.ok, headers, contentType: headers.get('content-type') };
+}
+
 /** True when the Response is not a stream of events at all, before its body is read. */
-export function isUnexpectedAnswer(response: Response): boolean {
-  return !response.ok || /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
+export function isUnexpectedAnswer({ ok, contentType }: ResponseHead): boolean {
+  return !ok || /^text\/html\b/i.test(contentType ?? '');
 }
 
 /**
@@ -22,25 +36,26 @@ export function isUnexpectedAnswer(response: Response): boolean {
  * non-2xx is `http-error` with `status`, the provider's own message when its body is JSON
  * (else a short excerpt), and `retryAfterMs` from `Retry-After` / `retry-after-ms`.
  */
-export function failureForAnswer(response: Response): {
+export function failureForAnswer({ response, ok, headers }: ResponseHead): {
   failure: Promise<FailedEvent>;
   cancel(): void;
 } {
   // Throws `body-used` for a body already read, as the stream sources do.
-  const reader = openChunkReader(response);
+  const reader = openResponseReader(response);
+  const { status, statusText } = response;
   const failure = readStart(reader).then((body) => {
     const shown = body === '' ? '(empty body)' : bodyExcerpt(body, 200);
-    if (!response.ok) {
-      const statusText = response.statusText ? ` ${response.statusText}` : '';
+    if (!ok) {
+      const shownStatusText = statusText ? ` ${statusText}` : '';
       return failedEvent(
         'http-error',
-        `The provider answered HTTP ${response.status}${statusText}: ${providerMessageOf(body) ?? shown}`,
-        isRetryableHttpStatus(response.status),
-        { status: response.status, retryAfterMs: retryAfterMsOf(response.headers) },
+        `The provider answered HTTP ${status}${shownStatusText}: ${providerMessageOf(body) ?? shown}`,
+        isRetryableHttpStatus(status),
+        { status, retryAfterMs: retryAfterMsOf(headers) },
       );
     }
     return unexpectedBody(
-      `The provider answered HTTP ${response.status} with ${shown}, not an event stream`,
+      `The provider answered HTTP ${status} with ${shown}, not an event stream`,
     );
   });
   return { failure, cancel: () => reader.cancel() };
