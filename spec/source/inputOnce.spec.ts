@@ -46,17 +46,18 @@ const ANSWER: StreamEvent[] = [
   { type: 'completed', finishReason: 'stop' },
 ];
 
-/** What reading a 200 Response takes: told a Response once, its head once, its body once. */
-const RESPONSE_READ_ONCE = {
+/** What a source takes of a Response: told a Response once, its body opened once. */
+const BODY_READ_ONCE = {
   'in body': 1,
   'in status': 1,
   'in headers': 1,
-  ok: 1,
-  headers: 1,
   body: 1,
   bodyUsed: 1,
   type: 1,
 };
+
+/** What streamEvents takes of a 200 Response: the same, and its head (`ok`, `headers`) once. */
+const RESPONSE_READ_ONCE = { ...BODY_READ_ONCE, ok: 1, headers: 1 };
 
 describe('streamEvents checks its input once (issue 44)', () => {
   it('a 200 SSE Response with provider: each check of the Response once', async () => {
@@ -158,27 +159,13 @@ describe('fromSse, fromNdjson and fromEventStream called directly check their in
       { content: 'Hi' },
       {},
     ]);
-    expect(reads).toEqual({
-      'in body': 1,
-      'in status': 1,
-      'in headers': 1,
-      body: 1,
-      bodyUsed: 1,
-      type: 1,
-    });
+    expect(reads).toEqual(BODY_READ_ONCE);
   });
 
   it('fromNdjson over a Response: the same', async () => {
     const { input, reads } = counted(new Response('{"a":1}\n{"b":2}\n'));
     expect(await lastValueFrom(fromNdjson(input).pipe(toArray()))).toEqual([{ a: 1 }, { b: 2 }]);
-    expect(reads).toEqual({
-      'in body': 1,
-      'in status': 1,
-      'in headers': 1,
-      body: 1,
-      bodyUsed: 1,
-      type: 1,
-    });
+    expect(reads).toEqual(BODY_READ_ONCE);
   });
 
   it('fromEventStream over a Response: the same', async () => {
@@ -186,14 +173,7 @@ describe('fromSse, fromNdjson and fromEventStream called directly check their in
     const { input, reads } = counted(new Response(Uint8Array.from(body)));
     const messages = await lastValueFrom(fromEventStream(input).pipe(toArray()));
     expect(messages.map((message) => message.headers[':event-type'])).toEqual(['messageStart']);
-    expect(reads).toEqual({
-      'in body': 1,
-      'in status': 1,
-      'in headers': 1,
-      body: 1,
-      bodyUsed: 1,
-      type: 1,
-    });
+    expect(reads).toEqual(BODY_READ_ONCE);
   });
 
   it('their options are read once', async () => {
