@@ -7,7 +7,8 @@ import {
   type CallBudget,
   type CallGate,
 } from '../../delivery/callBudget';
-import type { SlackMethod } from './slackWebApi';
+import { DeliveryError } from '../../delivery/errors';
+import type { SlackCall, SlackMethod } from './slackWebApi';
 
 /**
  * Calls per minute each method the transport calls may make in one workspace, the floor of
@@ -114,5 +115,22 @@ export function createSlackRateLimits(settings: SlackRateLimitSettings): SlackRa
     readyIn(channel) {
       return channelOf(channel).gate.readyIn(scheduler.now());
     },
+  };
+}
+
+/**
+ * `call` through `limits`: each call waits until its channel and its method may take it; a
+ * 429 (`ratelimited` with `Retry-After`) holds its method in every channel for that long.
+ */
+export function limitedCall(limits: SlackRateLimits, channel: string, call: SlackCall): SlackCall {
+  return async (method, payload, signal) => {
+    try {
+      const budget = limits.budgetOf(channel, method);
+      return await budget.run(() => call(method, payload, signal), signal);
+    } catch (error) {
+      const { status, retryAfterMs } = error instanceof DeliveryError ? error : {};
+      if (status === 429 && retryAfterMs !== undefined) limits.hold(method, retryAfterMs);
+      throw error;
+    }
   };
 }
