@@ -42,8 +42,9 @@ export const slackMarbleOperators: Record<string, MarbleOperatorFactory> = {
             budget.whenReady(() => {
               subscriber.next(call);
               scheduler.schedule(() => {
-                budget.answered();
+                // As the transport does: the hold first, then the answer that wakes waiters.
                 if (reply.retryAfterMs !== undefined) limits.hold(call.method, reply.retryAfterMs);
+                budget.answered();
                 open--;
                 endIfDone();
               }, reply.latencyMs ?? latencyMs);

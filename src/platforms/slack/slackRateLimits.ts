@@ -123,14 +123,14 @@ export function createSlackRateLimits(settings: SlackRateLimitSettings): SlackRa
  * 429 (`ratelimited` with `Retry-After`) holds its method in every channel for that long.
  */
 export function limitedCall(limits: SlackRateLimits, channel: string, call: SlackCall): SlackCall {
-  return async (method, payload, signal) => {
-    try {
-      const budget = limits.budgetOf(channel, method);
-      return await budget.run(() => call(method, payload, signal), signal);
-    } catch (error) {
-      const { status, retryAfterMs } = error instanceof DeliveryError ? error : {};
-      if (status === 429 && retryAfterMs !== undefined) limits.hold(method, retryAfterMs);
-      throw error;
-    }
+  const holdOn429 = (method: SlackMethod) => (error: unknown) => {
+    const { status, retryAfterMs } = error instanceof DeliveryError ? error : {};
+    if (status === 429 && retryAfterMs !== undefined) limits.hold(method, retryAfterMs);
+    throw error;
   };
+  return (method, payload, signal) =>
+    // Held before the budget counts the answer: counting it wakes the method's next waiter.
+    limits
+      .budgetOf(channel, method)
+      .run(() => call(method, payload, signal).catch(holdOn429(method)), signal);
 }
