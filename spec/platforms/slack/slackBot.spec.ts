@@ -18,6 +18,7 @@ import {
   type FakeSlackApi,
 } from '../../helpers/slack/fakeSlackApi';
 import { replyWords, timedReply } from '../../helpers/liveReply';
+import { transportCall } from '../../helpers/transportCall';
 
 const token = 'xoxb-SECRET-bot-token';
 const threadTs = '1699999999.000001';
@@ -181,6 +182,50 @@ describe('createSlackBot: one token, many concurrent replies', () => {
       expect(api.channels.get(channel)!.map((message) => message.text)).toEqual([text]);
     expect(api.channels.get('C3')!.map((message) => message.text)).toEqual([text]);
   }, 20_000);
+
+  it('counts per token, as Slack counts per workspace: two bots of one token pass a tier together, of two tokens not', async () => {
+    const other = 'xoxb-SECRET-other-workspace';
+    const ids = Array.from({ length: 15 }, (_, i) => `C${500 + i}`);
+    api = await startFakeSlackApi({
+      token,
+      otherTokens: [other],
+      channels: ids,
+      minIntervalMs: 0,
+      tierWindowMs: 60_000,
+    });
+    const apiBase = api.apiBase;
+    // 15 stream starts from each of two bots: 30 in one minute, where Tier 2 takes 20.
+    const startAll = (bots: Array<ReturnType<typeof createSlackBot>>) =>
+      Promise.allSettled(
+        bots.flatMap((bot) =>
+          ids.map((channel) =>
+            bot
+              .transport({ channel, threadTs, ...recipients })
+              .send({ op: 'send', message: 0, text: 'Hi' }, transportCall()),
+          ),
+        ),
+      );
+    const twoWorkspaces = await startAll([
+      createSlackBot({ token, apiBase, minIntervalMs: 0 }),
+      createSlackBot({ token: other, apiBase, minIntervalMs: 0 }),
+    ]);
+    expect(twoWorkspaces.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(api.counts.rateLimited).toBe(0);
+    await api.close();
+    api = await startFakeSlackApi({ token, channels: ids, minIntervalMs: 0, tierWindowMs: 60_000 });
+    const oneWorkspace = await startAll([
+      createSlackBot({ token, apiBase: api.apiBase, minIntervalMs: 0 }),
+      createSlackBot({ token, apiBase: api.apiBase, minIntervalMs: 0 }),
+    ]);
+    // Each bot keeps to 20 and none waits; together they are 10 past the tier: ten 429s.
+    const refused = oneWorkspace.flatMap((result) =>
+      result.status === 'rejected' ? [result.reason] : [],
+    );
+    expect(refused.map((error) => [error.status, error.retryAfterMs > 0])).toEqual(
+      Array.from({ length: 10 }, () => [429, true]),
+    );
+    expect(api.counts.rateLimited).toBe(10);
+  }, 15_000);
 
   describe('a WebClient instead of the token', () => {
     const edits: MessageEdit[] = [
