@@ -59,8 +59,8 @@ describe('createSlackBot: one token, many concurrent replies', () => {
   });
 
   const channels = Array.from({ length: 20 }, (_, i) => `C${100 + i}`);
-  // Each reply spans three streams or more (60-byte streams): 60+ starts and 60+ stops where
-  // the tier takes 20 a window, and more appends than the 100 a window of their tier.
+  // Each reply spans several 60-byte streams: 60 or more starts and stops, where their tier
+  // takes 20 a window, so most wait for a later window (appends stay under their 100).
   const replies = channels.map((id) => replyWords(`${id}w`, 24));
   const startFake = () =>
     startFakeSlackApi({
