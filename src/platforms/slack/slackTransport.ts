@@ -79,6 +79,9 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  *   calls `stop()`; or a stream call answered `stopped_by_user`) aborts `stopSignal` (give it to
  *   the model's `fetch`); the stopped message is then updated (`chat.update`) with its final text,
  *   the partial answer and `deliver`'s stop notice.
+ * - Paced by `deliver` (`minIntervalMs` between its calls). A bot answering many conversations
+ *   makes its transports with `createSlackBot`, whose calls share the token's limits instead
+ *   (each method's tier for the workspace, each channel's interval).
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
