@@ -207,6 +207,13 @@ export { slackTransport } from './platforms/slack/slackTransport';
 export type { SlackTransport, SlackTransportOptions } from './platforms/slack/slackTransport';
 export type { SlackRef, SlackRefPart } from './platforms/slack/slackRef';
 export type { SlackClient } from './platforms/slack/slackWebApi';
+export { createSlackBot } from './platforms/slack/slackBot';
+export type {
+  SlackBot,
+  SlackBotOptions,
+  SlackBotTarget,
+  SlackBotTransportOptions,
+} from './platforms/slack/slackBot';
 export { discordTransport } from './platforms/discord/discordTransport';
 export { createDiscordBot } from './platforms/discord/discordBot';
 export type { DiscordBot, DiscordBotOptions } from './platforms/discord/discordBot';

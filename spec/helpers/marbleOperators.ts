@@ -19,6 +19,7 @@ import { decodeOpenAIResponses } from '../../src/providers/openaiResponses';
 import { toSseFrames } from '../../src/relay/sse/toSseFrames';
 import { relayMarbleOperators } from './relayMarbleOperators';
 import { resumableMarbleOperators } from './resumableMarbleOperators';
+import { slackMarbleOperators } from './slackMarbleOperators';
 import { deliver } from '../../src/delivery/deliver';
 import { scheduledLedger, scheduledTransport } from './scheduledTransport';
 
@@ -117,6 +118,8 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
   // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.
   ...relayMarbleOperators,
   ...resumableMarbleOperators,
+  // The Slack bot's shared rate limits: see slackMarbleOperators.ts.
+  ...slackMarbleOperators,
   // args.transport describes a fake transport whose calls settle on the test scheduler:
   // { latencyMs, finishes?, recordRefs?, replies: { "<call number>": { latencyMs?, fails?,
   // retryAfterMs?, notModified?, permanent?, status?, ambiguous?, throws?, returns?, ref? } },

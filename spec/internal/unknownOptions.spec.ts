@@ -85,6 +85,14 @@ const calls: Record<string, { typo: string; call: (typo: Record<string, unknown>
     typo: 'threadKey',
     call: (o) => api.googleChatTransport({ space: 'spaces/A', token: 't', ...o } as never),
   },
+  createSlackBot: {
+    typo: 'maxPerSecond',
+    call: (o) => api.createSlackBot({ token: 't', ...o } as never),
+  },
+  'createSlackBot().transport': {
+    typo: 'minInterval',
+    call: (o) => api.createSlackBot({ token: 't' }).transport({ channel: 'C1' }, o as never),
+  },
   slackTransport: {
     typo: 'channelId',
     call: (o) => api.slackTransport({ token: 't', channel: 'C1', ...o } as never),

@@ -92,6 +92,18 @@ export interface CallBudget {
    * conversation's first words before another's next edit).
    */
   run<T>(call: () => Promise<T>, signal?: AbortSignal, first?: boolean): Promise<T>;
+  /**
+   * `run` for a caller that keeps its own time (a call that settles on a scheduler): `onTurn`
+   * runs, in a scheduler action, when the call may start (its slot taken in every gate); the
+   * caller then calls `answered()` once the call answered or failed. An abort of `signal`
+   * before the turn gives up the place and calls `onAbort` with its reason.
+   */
+  whenReady(
+    onTurn: () => void,
+    options?: { signal?: AbortSignal; first?: boolean; onAbort?: (reason: unknown) => void },
+  ): void;
+  /** A call started by `whenReady` answered (or failed): counted from now in every gate. */
+  answered(): void;
   /** A 429 of this chat: no call of this chat starts for `ms`. */
   hold(ms: number): void;
   /** No call waits, runs or still counts in the chat's gates (the budget may be forgotten). */
@@ -125,76 +137,81 @@ export function createCallBudget(
     return wait;
   };
 
-  const turn = (signal?: AbortSignal, first = false) =>
-    new Promise<void>((resolve, reject) => {
-      let timer: Subscription | undefined;
-      const unlisten: Array<() => void> = [];
-      // A first call claims priority on the shared gates only while its own chat could go.
-      let claimed = false;
-      const claim = (on: boolean) => {
-        if (on === claimed) return;
-        claimed = on;
-        for (const gate of sharedGates) gate.firstWaiting(on ? 1 : -1);
-      };
-      const done = () => {
-        timer?.unsubscribe();
-        unlisten.forEach((stop) => stop());
-        signal?.removeEventListener('abort', onAbort);
-        waiting.splice(waiting.indexOf(look), 1);
-        // Last: giving up the claim wakes the other waiters, this one no longer among them.
-        claim(false);
-      };
-      const onAbort = () => {
+  const whenReady: CallBudget['whenReady'] = (onTurn, options = {}) => {
+    const { signal, first = false, onAbort: giveUp = () => undefined } = options;
+    let timer: Subscription | undefined;
+    const unlisten: Array<() => void> = [];
+    // A first call claims priority on the shared gates only while its own chat could go.
+    let claimed = false;
+    const claim = (on: boolean) => {
+      if (on === claimed) return;
+      claimed = on;
+      for (const gate of sharedGates) gate.firstWaiting(on ? 1 : -1);
+    };
+    const done = () => {
+      timer?.unsubscribe();
+      unlisten.forEach((stop) => stop());
+      signal?.removeEventListener('abort', onAbort);
+      waiting.splice(waiting.indexOf(look), 1);
+      // Last: giving up the claim wakes the other waiters, this one no longer among them.
+      claim(false);
+    };
+    const onAbort = () => {
+      done();
+      giveUp(signal!.reason);
+      waiting[0]?.();
+    };
+    let looking = false;
+    function look() {
+      // Only the first waiter of this budget may start: the others keep their place. (A claim
+      // given up inside look() wakes the listeners, this one too: it is already looking.)
+      if (waiting[0] !== look || looking) return;
+      looking = true;
+      try {
+        lookNow();
+      } finally {
+        looking = false;
+      }
+    }
+    function lookNow() {
+      timer?.unsubscribe();
+      timer = undefined;
+      if (first) {
+        const now = scheduler.now();
+        claim(chatGates.every((gate) => gate.readyIn(now, true) === 0));
+      }
+      const wait = readyIn(first);
+      if (wait === 0) {
+        // Taken before done(): done() wakes other waiters, who must see the slot taken.
+        for (const gate of gates) gate.take();
         done();
-        reject(signal!.reason);
+        onTurn();
         waiting[0]?.();
-      };
-      let looking = false;
-      function look() {
-        // Only the first waiter of this budget may start: the others keep their place. (A claim
-        // given up inside look() wakes the listeners, this one too: it is already looking.)
-        if (waiting[0] !== look || looking) return;
-        looking = true;
-        try {
-          lookNow();
-        } finally {
-          looking = false;
-        }
-      }
-      function lookNow() {
-        timer?.unsubscribe();
-        timer = undefined;
-        if (first) {
-          const now = scheduler.now();
-          claim(chatGates.every((gate) => gate.readyIn(now, true) === 0));
-        }
-        const wait = readyIn(first);
-        if (wait === 0) {
-          // Taken before done(): done() wakes other waiters, who must see the slot taken.
-          for (const gate of gates) gate.take();
-          done();
-          resolve();
-          waiting[0]?.();
-        } else if (wait !== Infinity) timer = scheduler.schedule(look, wait);
-      }
-      if (signal?.aborted) return reject(signal.reason);
-      signal?.addEventListener('abort', onAbort);
-      for (const gate of gates) unlisten.push(gate.onAnswer(look));
-      waiting.push(look);
-      look();
-    });
+      } else if (wait !== Infinity) timer = scheduler.schedule(look, wait);
+    }
+    if (signal?.aborted) return giveUp(signal.reason);
+    signal?.addEventListener('abort', onAbort);
+    for (const gate of gates) unlisten.push(gate.onAnswer(look));
+    waiting.push(look);
+    look();
+  };
+  const answered = () => {
+    const now = scheduler.now();
+    for (const gate of gates) gate.answered(now);
+  };
 
   return {
     readyIn: () => readyIn(),
     async run(call, signal, first) {
-      await turn(signal, first);
+      await new Promise<void>((onTurn, onAbort) => whenReady(onTurn, { signal, first, onAbort }));
       try {
         return await call();
       } finally {
-        const now = scheduler.now();
-        for (const gate of gates) gate.answered(now);
+        answered();
       }
     },
+    whenReady,
+    answered,
     hold(ms) {
       const until = scheduler.now() + ms;
       for (const gate of chatGates) gate.holdUntil(until);

@@ -62,6 +62,20 @@ export const oneTokenSource = exactlyOneOf(
 );
 
 /**
+ * The `token` and `client` fields of an options object that takes either (checked together by
+ * {@link tokenOrClient}): a non-empty token, or a client `isClient` accepts (else `message`).
+ */
+export function tokenOrClientFields<Client>(
+  isClient: (value: unknown) => value is Client,
+  message: string,
+) {
+  return {
+    token: z.optional(z.string().check(z.minLength(1, 'the bot token is required'))),
+    client: z.optional(z.custom<Client>(isClient, { message })),
+  };
+}
+
+/**
  * The check of a transport that takes a token or the client a bot already has: exactly one of
  * the two. `clientKind` names the client in the message (`a bot API client`).
  */

@@ -25,6 +25,11 @@ export interface FakeSlackMessage {
 /** Settings of {@link startFakeSlackApi}. */
 export interface FakeSlackApiOptions extends FakeServerOptions {
   token: string;
+  /**
+   * More bot tokens it accepts, each another workspace: Slack counts the method tiers per
+   * method per workspace, so each token has tiers of its own. @defaultValue none
+   */
+  otherTokens?: string[];
   /** Channels that exist; others get `channel_not_found`. Ids starting with `D` are DMs. */
   channels: string[];
   /** Least time between two handled calls to one channel; closer ones get 429. @defaultValue 20 */
@@ -46,8 +51,21 @@ export interface FakeSlackApiOptions extends FakeServerOptions {
   forcedRetryAfterSeconds?: number;
 }
 
+/** One request as the fake answered it (after auth), in order. */
+export interface FakeSlackCall {
+  method: string;
+  channel: string;
+  /** The workspace's token. */
+  token: string;
+  /** `performance.now()` when it was handled. */
+  at: number;
+  status: number;
+  /** The `error` of an `ok:false` answer. */
+  error?: string;
+}
+
 /** Calls per window, by method (docs.slack.dev method pages: Tier 2 20+/min, 3 50+, 4 100+). */
-const TIER_LIMITS: Record<string, number> = {
+export const TIER_LIMITS: Record<string, number> = {
   'chat.startStream': 20,
   'chat.stopStream': 20,
   'chat.update': 50,
@@ -66,8 +84,9 @@ const POSTED_CHARS = 40000;
  * - Rate limits (docs.slack.dev/apis/web-api/rate-limits): HTTP 429 with
  *   `{"ok":false,"error":"ratelimited"}` and `Retry-After` in seconds; "posting messages: 1 per
  *   second" per channel (here `minIntervalMs`, for every chat method), and the method tiers per
- *   window (`tierWindowMs`): `startStream` / `stopStream` Tier 2 (20), `update` / `delete` Tier 3
- *   (50), `appendStream` Tier 4 (100).
+ *   window (`tierWindowMs`), "per API method per workspace" (per token: `token` and each of
+ *   `otherTokens` is a workspace): `startStream` / `stopStream` Tier 2 (20), `update` / `delete`
+ *   Tier 3 (50), `appendStream` Tier 4 (100). Every answered request is in `calls`.
  * - `chat.startStream` (method page): `thread_ts` required ("streamed messages should always be
  *   replies to a user request", else `invalid_arguments`); `recipient_team_id` and
  *   `recipient_user_id` "required when streaming to channels" — outside a DM a missing one is
@@ -106,7 +125,10 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
   const { streamCapAnswer = 'msg_too_long' } = options;
   const channels = new Map<string, FakeSlackMessage[]>(options.channels.map((c) => [c, []]));
   const lastHandledAt = new Map<string, number>();
-  const calls = new Map<string, number[]>();
+  const tokens = new Set([token, ...(options.otherTokens ?? [])]);
+  const windows = new Map<string, number[]>();
+  /** Every request past auth, in order, with its answer. */
+  const calls: FakeSlackCall[] = [];
   const counts = { requests: 0, rateLimited: 0, byMethod: {} as Record<string, number> };
   /** Every `ok:false` answer's error code, in order. */
   const rejected: string[] = [];
@@ -162,17 +184,33 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     const method = path.replace(/^\/api\//, '');
     counts.byMethod[method] = (counts.byMethod[method] ?? 0) + 1;
     if (!auth) return fail('not_authed');
-    if (auth !== `Bearer ${token}`) return fail('invalid_auth');
+    const workspace = auth.replace(/^Bearer /, '');
+    if (!auth.startsWith('Bearer ') || !tokens.has(workspace)) return fail('invalid_auth');
+    const at = performance.now();
+    const answered = handleAuthed(n, method, workspace, body, at);
+    const { status, body: sent } = answered;
+    const error = (sent as { error?: string }).error;
+    calls.push({ method, channel: body?.channel, token: workspace, at, status, error });
+    return answered;
+  };
+
+  const handleAuthed = (
+    n: number,
+    method: string,
+    workspace: string,
+    body: any,
+    now: number,
+  ): FakeAnswer => {
     const forced = fault?.(n, method);
     if (forced === 'server-error') return fail('internal_error', 500);
     if (forced === 'rate-limit') return rateLimited(forcedRetryAfterSeconds);
     const messages = channels.get(body.channel);
     if (!messages) return fail('channel_not_found');
-    const now = performance.now();
     const waitMs = (lastHandledAt.get(body.channel) ?? -Infinity) + minIntervalMs - now;
     if (waitMs > 0) return rateLimited(waitMs / 1000);
-    const window = (calls.get(method) ?? []).filter((at) => at > now - tierWindowMs);
-    calls.set(method, window);
+    const tier = `${workspace} ${method}`;
+    const window = (windows.get(tier) ?? []).filter((at) => at > now - tierWindowMs);
+    windows.set(tier, window);
     if (window.length >= (TIER_LIMITS[method] ?? Infinity))
       return rateLimited((window[0] + tierWindowMs - now) / 1000);
     window.push(now);
@@ -274,6 +312,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions) {
     channels,
     counts,
     rejected,
+    calls,
     /** The user presses Stop in `threadTs`: its live streams stop; returns Slack's event. */
     pressStop(channel: string, threadTs: string, user = 'U0STOPPER') {
       const stopped = (channels.get(channel) ?? []).filter(

@@ -8,7 +8,7 @@ import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { renderMarkdown } from '../../render/renderMarkdown';
 import type { TransportCall } from '../../delivery/types';
 import { healPreview } from '../../delivery/healPreview';
-import { callSlack, slackErrorOf, type SlackMethod } from './slackWebApi';
+import { slackErrorOf, type SlackCall, type SlackMethod } from './slackWebApi';
 import { stopStream, streamSuffix, tsOf } from './slackStream';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
 import { newTasks } from './slackTasks';
@@ -31,7 +31,7 @@ export async function applyText(
   final: boolean,
 ): Promise<void> {
   const api = (method: SlackMethod, payload: Record<string, unknown>) =>
-    callSlack(settings.api, method, { channel: settings.channel, ...payload }, call.signal);
+    settings.call(method, { channel: settings.channel, ...payload }, call.signal);
   // At most two fallbacks (stream → update) can happen in one call; the third round updates.
   for (let round = 0; round < 3; round++) {
     // An update shows the whole text: a preview's open markdown healed (never a stream's parts).
@@ -63,7 +63,7 @@ export async function applyText(
   return updateParts(settings, api, ref, final ? edit : healPreview(edit), call);
 }
 
-type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType<typeof callSlack>;
+type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType<SlackCall>;
 
 /**
  * Makes every part show its share of `edit.text` with `chat.update`: parts keep their lengths,

@@ -1,7 +1,7 @@
 // What the Slack transport keeps for one chat message, shared by its message and stream code.
 
 import type { TaskChunk } from './slackTasks';
-import type { SlackApiSettings } from './slackWebApi';
+import type { SlackCall } from './slackWebApi';
 
 /**
  * One Slack message holding a piece of a chat message. `streaming`: a live stream; `stopped`: a
@@ -36,7 +36,8 @@ export interface SlackMessageState {
 
 /** What a Slack message engine needs from its transport. */
 export interface SlackMessageSettings {
-  api: SlackApiSettings;
+  /** Makes one Web API call (through the bot's limits, in a bot). */
+  call: SlackCall;
   channel: string;
   threadTs?: string;
   recipientUserId?: string;

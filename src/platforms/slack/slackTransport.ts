@@ -1,92 +1,15 @@
-import type { SchedulerLike } from 'rxjs';
-import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { LlmRxError } from '../../errors';
-import { parseOptions, schedulerOption, tokenOrClient } from '../../internal/options';
+import { parseOptions } from '../../internal/options';
 import { slackLimits } from './limits';
 import { applyText, type SlackMessageState } from './slackMessage';
 import { refOf, restoredState, type SlackRef } from './slackRef';
-import { isSlackClient, type SlackClient } from './slackWebApi';
+import { callSlack, type SlackCall } from './slackWebApi';
+import { SlackTransportOptions } from './slackOptions';
+import { limitedCall, type SlackRateLimits } from './slackRateLimits';
+export type { SlackTransportOptions } from './slackOptions';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
-
-/** Options of {@link slackTransport}. */
-export interface SlackTransportOptions {
-  /** A bot token (`xoxb-…`) with `chat:write` (or give `client`). Never printed: messages show `***`. */
-  token?: string;
-  /**
-   * The Web API client your bot already has, instead of `token`: `@slack/web-api`'s
-   * `WebClient` (its `apiCall`). Its errors are classified as the HTTP ones (`ratelimited`
-   * with `retryAfter`, platform errors by `data.error`).
-   */
-  client?: SlackClient;
-  /** The channel id to post in (`C…`, `G…`, or a DM's `D…`). */
-  channel: string;
-  /** The `ts` of the message to answer in its thread (the user's message). Streams need one. */
-  threadTs?: string;
-  /** The user the streamed answer is for: Slack requires it (and the team) outside DMs. */
-  recipientUserId?: string;
-  /** That user's team (workspace) id, `T…`. */
-  recipientTeamId?: string;
-  /**
-   * `stream`: `chat.startStream` / `appendStream` / `stopStream` (needs `threadTs`);
-   * `update`: `chat.postMessage` + `chat.update`; `auto`: `stream` when `threadTs` is set.
-   * @defaultValue `'auto'`
-   */
-  mode?: 'auto' | 'stream' | 'update';
-  /**
-   * A stream older than this is stopped and the text continues in a new streamed message, before
-   * Slack closes it (about five minutes after its start, whatever is appended).
-   * @defaultValue 240000
-   */
-  maxStreamMs?: number;
-  /**
-   * A stream is stopped and the text continues in a new streamed message before it holds more
-   * UTF-8 bytes than this: Slack ends streams near 10.6–11.3 KB without documenting it. A
-   * `msg_too_long` from a stream lowers it for the transport's life.
-   * @defaultValue 9000
-   */
-  maxStreamBytes?: number;
-  /**
-   * How posted and updated messages are written when an edit carries no rendering of that
-   * format: `slack` (mrkdwn, from `renderMarkdown`) or `plain`. Streams always take markdown.
-   * @defaultValue `'slack'`
-   */
-  format?: 'slack' | 'plain';
-  /** @defaultValue `'https://slack.com'` */
-  apiBase?: string;
-  /** @defaultValue the global `fetch` */
-  fetch?: typeof fetch;
-  /** The least time between two calls to this channel (`deliver`'s default). @defaultValue 1000 */
-  minIntervalMs?: number;
-  /** The clock a stream's age is read on, for `maxStreamMs`. @defaultValue asyncScheduler */
-  scheduler?: SchedulerLike;
-}
-
-const optionalId = z.optional(z.string().check(z.minLength(1)));
-
-const SlackTransportOptions = z
-  .object({
-    token: z.optional(z.string().check(z.minLength(1, 'the bot token is required'))),
-    client: z.optional(
-      z.custom<SlackClient>(isSlackClient, {
-        message: "expected a Web API client with apiCall(): @slack/web-api's WebClient",
-      }),
-    ),
-    channel: z.string().check(z.minLength(1, 'the channel id is required')),
-    threadTs: optionalId,
-    recipientUserId: optionalId,
-    recipientTeamId: optionalId,
-    mode: z._default(z.enum(['auto', 'stream', 'update']), 'auto'),
-    maxStreamMs: z._default(z.number().check(z.positive()), 240000),
-    maxStreamBytes: z._default(z.number().check(z.int(), z.minimum(4)), 9000),
-    format: z._default(z.enum(['slack', 'plain']), 'slack'),
-    apiBase: z._default(z.url(), 'https://slack.com'),
-    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
-    minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
-    scheduler: schedulerOption,
-  })
-  .check(tokenOrClient('a Web API client'));
 
 /**
  * Slack's limits as the transport uses them, from `platformLimits.slack`: `markdown_text` takes
@@ -156,6 +79,9 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  *   calls `stop()`; or a stream call answered `stopped_by_user`) aborts `stopSignal` (give it to
  *   the model's `fetch`); the stopped message is then updated (`chat.update`) with its final text,
  *   the partial answer and `deliver`'s stop notice.
+ * - Paced by `deliver` (`minIntervalMs` between its calls). A bot answering many conversations
+ *   makes its transports with `createSlackBot`, whose calls share the token's limits instead
+ *   (each method's tier for the workspace, each channel's interval).
  * - Every method: HTTP 429 / `ratelimited` → `retryAfterMs` from `Retry-After` (1 s without one);
  *   auth, channel and argument errors (`invalid_auth`, `channel_not_found`, `not_in_channel`,
  *   `account_inactive`, `msg_too_long`, …) are permanent; 5xx and network failures retried. A
@@ -170,25 +96,43 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  * @param options - {@link SlackTransportOptions}
  */
 export function slackTransport(options: SlackTransportOptions): SlackTransport {
-  const settings = parseOptions('slackTransport', SlackTransportOptions, options);
-  const { token, apiBase, mode, threadTs } = settings;
+  return createSlackTransport(parseOptions('slackTransport', SlackTransportOptions, options));
+}
+
+/** What a transport shares with the others of its bot (createSlackBot): the token's limits. */
+export interface SlackTransportShared {
+  limits: SlackRateLimits;
+}
+
+/**
+ * {@link slackTransport} from checked settings; with `shared`, every call passes the bot's
+ * limits (its channel's and its method's) and the limits, not `deliver`'s interval, pace it.
+ */
+export function createSlackTransport(
+  settings: ReturnType<typeof SlackTransportOptions.parse>,
+  shared?: SlackTransportShared,
+  functionName = 'slackTransport',
+): SlackTransport {
+  const { token, apiBase, mode, threadTs, channel } = settings;
   if (mode === 'stream' && threadTs === undefined) {
     throw new LlmRxError(
       'invalid-options',
-      "slackTransport: mode 'stream' needs threadTs (Slack streams only as a thread reply); " +
+      `${functionName}: mode 'stream' needs threadTs (Slack streams only as a thread reply); ` +
         "use mode 'auto' or 'update' to post without one",
     );
   }
   let streams = mode !== 'update' && threadTs !== undefined;
   const control = createStopControl();
+  const api = {
+    token: token ?? '',
+    base: apiBase.replace(/\/+$/, ''),
+    fetch: settings.fetch ?? globalThis.fetch,
+    client: settings.client,
+  };
+  const direct: SlackCall = (method, payload, signal) => callSlack(api, method, payload, signal);
   const messageSettings = {
-    api: {
-      token: token ?? '',
-      base: apiBase.replace(/\/+$/, ''),
-      fetch: settings.fetch ?? globalThis.fetch,
-      client: settings.client,
-    },
-    channel: settings.channel,
+    call: shared ? limitedCall(shared.limits, channel, direct) : direct,
+    channel,
     threadTs,
     recipientUserId: settings.recipientUserId,
     recipientTeamId: settings.recipientTeamId,
@@ -246,7 +190,11 @@ export function slackTransport(options: SlackTransportOptions): SlackTransport {
   return {
     stopSignal: control.stopSignal,
     stop: control.stop,
-    minIntervalMs: settings.minIntervalMs,
+    // In a bot the shared limits pace every call, counted from answers; deliver asks them when
+    // a call to this channel could start, so the text it takes then is the newest.
+    ...(shared
+      ? { minIntervalMs: 0, budget: { readyIn: () => shared.limits.readyIn(channel) } }
+      : { minIntervalMs: settings.minIntervalMs }),
     maxMessageChars: streams ? SLACK_LIMITS.streamChars : SLACK_LIMITS.postedChars,
     async send(edit, call) {
       const state: SlackMessageState =

@@ -181,6 +181,13 @@ export async function callSlack(
   throw new SlackCallError(what, code, { status, permanent });
 }
 
+/** One Web API call of a transport: its method, its payload (the channel in it), its signal. */
+export type SlackCall = (
+  method: SlackMethod,
+  payload: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<SlackAnswer>;
+
 /** Slack's `error` code of a failure from {@link callSlack}, if it had one. */
 export function slackErrorOf(error: unknown): string | undefined {
   return error instanceof SlackCallError ? error.slackError : undefined;

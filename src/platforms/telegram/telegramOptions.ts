@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
-import { schedulerOption, tokenOrClient } from '../../internal/options';
+import { schedulerOption, tokenOrClient, tokenOrClientFields } from '../../internal/options';
 import type { TelegramFormat } from './telegramContent';
 import { isTelegramClient, type TelegramClient } from './telegramClient';
 
@@ -64,14 +64,12 @@ export interface TelegramTransportOptions {
   scheduler?: SchedulerLike;
 }
 
+const NOT_A_BOT_API_CLIENT =
+  "expected a Bot API client: grammY's bot.api or Telegraf's bot.telegram";
+
 export const TelegramTransportOptions = z
   .object({
-    token: z.optional(z.string().check(z.minLength(1, 'the bot token is required'))),
-    client: z.optional(
-      z.custom<TelegramClient>(isTelegramClient, {
-        message: "expected a Bot API client: grammY's bot.api or Telegraf's bot.telegram",
-      }),
-    ),
+    ...tokenOrClientFields(isTelegramClient, NOT_A_BOT_API_CLIENT),
     chatId: z.union([z.int(), z.string().check(z.minLength(1))]),
     messageThreadId: z.optional(z.int()),
     mode: z._default(z.enum(['auto', 'draft', 'edit']), 'edit'),
