@@ -4,6 +4,7 @@
 import { DeliveryError } from '../../delivery/errors';
 import type { TransportCall } from '../../delivery/types';
 import { slackErrorOf, type callSlack, type SlackMethod } from './slackWebApi';
+import { closingLine, fenceAtEnd, openingLine } from './slackFences';
 import { streamContent, type TaskChunk } from './slackTasks';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
 
@@ -18,7 +19,9 @@ const STREAM_CLOSED = new Set(['message_not_in_streaming_state', 'msg_too_long']
  * `slack-stream-rotated` warning), or once Slack closed it (`message_not_in_streaming_state`:
  * `slack-stream-expired`; `msg_too_long`: `slack-stream-too-long`, and the byte budget shrinks
  * below what Slack refused). A refused request changed nothing, so its text is the next
- * message's start: nothing lost, nothing shown twice.
+ * message's start: nothing lost, nothing shown twice. A stream stopped inside a fenced code
+ * block ends with the block's closer, and the next one starts with its opening line (both
+ * within the budgets, kept apart from the parts' shares in `opening` / `closing`).
  */
 export async function streamSuffix(
   settings: SlackMessageSettings,
@@ -43,50 +46,60 @@ export async function streamSuffix(
   for (let round = 0; round < 3 * suffix.length + 64; round++) {
     const part = ref.parts.at(-1);
     const budget = settings.streamBytes;
+    const streamed = ref.parts.map((each) => each.markdown).join('');
+    const fits = { streamed, chars: streamChars, bytes: budget.bytes, final };
     if (!part || part.state !== 'streaming') {
       if (rest === '' && (tasks.length === 0 || final)) return;
-      const [chunk, after] = cutToFit(rest, streamChars, budget.bytes);
+      // Inside a code block the new stream reopens it, also after a stream Slack closed
+      // (msg_too_long, expired), which could take no closer any more.
+      const opening = openingLine(fenceAtEnd(streamed), streamChars, budget.bytes);
+      const [chunk, after] = cutForPart(rest, opening, fits);
+      const request = opening + chunk;
       const startedAt = settings.now();
       try {
         const answer = await api('chat.startStream', {
           thread_ts: settings.threadTs,
           recipient_user_id: settings.recipientUserId,
           recipient_team_id: settings.recipientTeamId,
-          ...streamContent(chunk, tasks),
+          ...streamContent(request, tasks),
         });
         tasksShown();
         ref.ts = tsOf(answer);
       } catch (error) {
-        if (slackErrorOf(error) !== 'msg_too_long' || utf8Length(chunk) < 2) throw error;
+        if (slackErrorOf(error) !== 'msg_too_long' || utf8Length(request) < 2) throw error;
         // Slack's size cap is below the budget: a new stream with half as much.
-        budget.bytes = Math.max(1, Math.floor(utf8Length(chunk) / 2));
+        budget.bytes = Math.max(1, Math.floor(utf8Length(request) / 2));
         warnTooLong(call, budget.bytes);
         continue;
       }
-      ref.parts.push({ ts: ref.ts, markdown: chunk, state: 'streaming', startedAt });
+      ref.parts.push({ ts: ref.ts, markdown: chunk, opening, state: 'streaming', startedAt });
       rest = after;
       continue;
     }
+    const shown = (part.opening ?? '') + part.markdown;
     // The markdown of the request in flight, for what a msg_too_long tells of Slack's cap.
     let pending = '';
     try {
-      if (settings.now() - part.startedAt >= maxStreamMs) {
-        await stopStream(api, part, '');
+      const stop =
+        settings.now() - part.startedAt >= maxStreamMs
+          ? ageStop(rest, shown, fits, tasks.length > 0)
+          : null;
+      if (stop !== null) {
+        const [chunk, closing] = stop;
+        pending = chunk + closing;
+        await stopStream(api, part, chunk, closing);
+        rest = rest.slice(chunk.length);
         call.warn(
           'slack-stream-rotated',
           `Slack stream ${part.ts} reached maxStreamMs (${maxStreamMs} ms); the text goes on in a new message.`,
         );
         continue;
       }
-      const [chunk, after] = cutToFit(
-        rest,
-        streamChars - part.markdown.length,
-        budget.bytes - utf8Length(part.markdown),
-      );
-      pending = chunk;
+      const [chunk, after, closing] = cutForPart(rest, shown, fits);
+      pending = chunk + closing;
       if (after !== '' || final) {
         // The stream is full (or the text is final): stop it with what still fits.
-        await stopStream(api, part, chunk, tasks);
+        await stopStream(api, part, chunk, closing, tasks);
         tasksShown();
         rest = after;
         if (after !== '')
@@ -106,9 +119,10 @@ export async function streamSuffix(
       if (code === undefined || !STREAM_CLOSED.has(code)) throw error;
       // Slack ended this stream: it shows what it confirmed; the rest starts a new message.
       part.state = 'stopped';
+      part.closing = '';
       if (code === 'msg_too_long') {
         // Slack's cap lies between what the stream held and that plus the refused request.
-        const held = utf8Length(part.markdown);
+        const held = utf8Length(shown);
         const refused = utf8Length(pending);
         const guess = held >= refused ? held : Math.floor((held + refused) / 2);
         budget.bytes = Math.max(1, Math.min(budget.bytes, guess));
@@ -123,21 +137,100 @@ export async function streamSuffix(
   throw new Error('slackTransport: streaming made no progress (a bug in llm-rx)');
 }
 
+/** What a part may hold: the message text before it, and the budgets of one stream. */
+interface PartRoom {
+  streamed: string;
+  chars: number;
+  bytes: number;
+  final: boolean;
+}
+
+/**
+ * `rest` cut for a part already showing `shown`: `[chunk, after, closing]`, where `closing` is
+ * the closer the part ends with when the cut falls inside a code block (none when it takes the
+ * whole text). Room is kept for that closer while the text ends inside a block, so a later stop
+ * (full, or for age) can still close it; a final text that fits needs none.
+ */
+function cutForPart(rest: string, shown: string, room: PartRoom): [string, string, string] {
+  const { streamed, chars, bytes } = room;
+  const charsLeft = chars - shown.length;
+  const bytesLeft = bytes - utf8Length(shown);
+  // The closer's length only grows from round to round (it is ASCII: bytes = characters).
+  for (let reserve = 0; ;) {
+    const [chunk, after] = cutToFit(rest, charsLeft - reserve, bytesLeft - reserve);
+    if (room.final && after === '') return [chunk, '', ''];
+    const fence = fenceAtEnd(streamed + chunk);
+    const opener = fence === null ? -1 : fence.start - streamed.length;
+    if (after !== '' && opener > 0 && fence!.contentStart === streamed.length + chunk.length)
+      // A cut right after an opener line goes before it: no part shows an empty code block.
+      return [rest.slice(0, opener), rest.slice(opener), ''];
+    const closing = closingLine(fence, shown + chunk, chars, bytes);
+    if (closing !== '' && after !== '') {
+      // The text's own closer comes next: it ends this part (the next one starts after the
+      // block), rather than an added closer and a next part reopening an empty block.
+      const line = after.slice(0, (after.indexOf('\n') + 1 || after.length + 1) - 1);
+      const whole = shown + chunk + line;
+      if (
+        whole.length <= chars &&
+        utf8Length(whole) <= bytes &&
+        fenceAtEnd(streamed + chunk + line) === null
+      )
+        return [chunk + line, after.slice(line.length), ''];
+    }
+    if (closing.length <= reserve || reserve >= Math.min(charsLeft, bytesLeft))
+      return [chunk, after, after === '' ? '' : closing];
+    reserve = closing.length;
+  }
+}
+
+/** A line that reads as a fence line once it starts a message. */
+const FENCE_LIKE = /^ {0,3}(```|~~~)/;
+
+/**
+ * How a stream stopped for its age ends: `[chunk, closing]` (the chunk finishes the line it
+ * stopped in, when that line could read as a fence line, or the opener line just streamed
+ * gets its first code line: no part shows an empty block or starts inside a fence line), or
+ * null: inside a code block with no text yet to go on with, the stream takes what there is
+ * and waits for that text, so a closer is added only where a next part reopens the block.
+ */
+function ageStop(rest: string, shown: string, room: PartRoom, tasks: boolean) {
+  const { streamed, chars, bytes } = room;
+  const lineEnd = rest.indexOf('\n') + 1;
+  const lineStart = streamed.lastIndexOf('\n') + 1;
+  let fence = fenceAtEnd(streamed);
+  let chunk = '';
+  const midLine =
+    lineStart < streamed.length &&
+    (FENCE_LIKE.test(streamed.slice(lineStart) + rest) || FENCE_LIKE.test(rest));
+  if (lineEnd > 0 && (midLine || fence?.contentStart === streamed.length)) {
+    const line = rest.slice(0, lineEnd);
+    const lineFence = fenceAtEnd(streamed + line);
+    const whole = shown + line + closingLine(lineFence, shown + line, chars, bytes);
+    if (whole.length <= chars && utf8Length(whole) <= bytes) [chunk, fence] = [line, lineFence];
+  }
+  const after = rest.slice(chunk.length);
+  if (after === '' && room.final) return [chunk, ''] as const;
+  if (fence !== null && after === '' && !tasks) return null;
+  return [chunk, closingLine(fence, shown + chunk, chars, bytes)] as const;
+}
+
 const warnTooLong = (call: TransportCall, bytes: number) =>
   call.warn(
     'slack-stream-too-long',
     `Slack refused more text in one stream (msg_too_long); streams now hold at most ${bytes} UTF-8 bytes and the text goes on in a new message.`,
   );
 
-/** Stops `part`'s stream, with `chunk` as its last text. */
+/** Stops `part`'s stream, with `chunk` as its last text and `closing` (a fence's closer) after. */
 export async function stopStream(
   api: Api,
   part: SlackPart,
   chunk: string,
+  closing = '',
   tasks: TaskChunk[] = [],
 ): Promise<void> {
-  await api('chat.stopStream', { ts: part.ts, ...streamContent(chunk, tasks) });
+  await api('chat.stopStream', { ts: part.ts, ...streamContent(chunk + closing, tasks) });
   part.markdown += chunk;
+  part.closing = closing;
   part.state = 'stopped';
 }
 
