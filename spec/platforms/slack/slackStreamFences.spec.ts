@@ -138,6 +138,37 @@ describe('slackTransport rotating a stream inside a fenced code block (issue 37)
     expectFencedRotations(held(), [text]);
   });
 
+  it('a rotation at maxStreamMs in the middle of a code line finishes that line before the closer', async () => {
+    await start({ streamLifetimeMs: 5000 });
+    let clock = 0;
+    const scheduler = { now: () => clock, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+    const slack = transport({ maxStreamMs: 30, scheduler });
+    const call = transportCall();
+    let ref = await slack.send(edit(0, '```go\na := 1'), call);
+    clock = 30;
+    const text = '```go\na := 1\nb := 2\n```\nok';
+    ref = await slack.edit(ref, edit(0, text), call);
+    await slack.finish(ref, edit(0, text), call);
+    expect(requests()).toEqual([
+      ['```go\na := 1', '\n```'],
+      ['```go\nb := 2\n```\nok', ''],
+    ]);
+    expectFencedRotations(held(), [text]);
+  });
+
+  it('a code line longer than a part is cut inside it: the closer goes on a line of its own', async () => {
+    await start();
+    const text = `\`\`\`\n${'x'.repeat(50)}\n\`\`\`\nend`;
+    await deliverWhole(text, 30);
+    expect(requests()).toEqual([
+      ['```\n' + 'x'.repeat(22), '\n```'],
+      ['```\n' + 'x'.repeat(22), '\n```'],
+      ['```\n' + 'x'.repeat(6) + '\n```\nend', ''],
+    ]);
+    expect(held().map((m) => bytes(m.text))).toEqual([30, 30, 18]);
+    expectFencedRotations(held(), [text]);
+  });
+
   it('an old stream inside a block with nothing new waits: no closer without a part that reopens', async () => {
     await start({ streamLifetimeMs: 5000 });
     let clock = 0;

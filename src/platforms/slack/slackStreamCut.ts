@@ -76,8 +76,9 @@ const FENCE_LIKE = /^ {0,3}(```|~~~)/;
 
 /**
  * How a stream stopped for its age ends: `[chunk, closing]` (the chunk finishes the line it
- * stopped in, when that line could read as a fence line, or the opener line just streamed
- * gets its first code line: no part shows an empty block or starts inside a fence line), or
+ * stopped in, when that is a line of code or could read as a fence line, or the opener line
+ * just streamed gets its first code line: no part shows an empty block, starts its code with
+ * an empty line or starts inside a fence line), or
  * null: inside a code block with no text yet to go on with, the stream takes what there is
  * and waits for that text, so a closer is added only where a next part reopens the block.
  */
@@ -89,7 +90,7 @@ export function ageStop(rest: string, shown: string, room: PartRoom, tasks: bool
   let chunk = '';
   const midLine =
     lineStart < streamed.length &&
-    (FENCE_LIKE.test(streamed.slice(lineStart) + rest) || FENCE_LIKE.test(rest));
+    (fence !== null || FENCE_LIKE.test(streamed.slice(lineStart) + rest) || FENCE_LIKE.test(rest));
   if (lineEnd > 0 && (midLine || fence?.contentStart === streamed.length)) {
     const line = rest.slice(0, lineEnd);
     const lineFence = fenceAtEnd(streamed + line);
