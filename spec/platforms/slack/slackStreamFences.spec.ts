@@ -43,6 +43,22 @@ describe('slackTransport rotating a stream inside a fenced code block (issue 37)
     await callInOrder(transport({ maxStreamBytes }), [edit(0, text)], warnings);
     return warnings.map((w) => w.code);
   };
+  /**
+   * `first` sent, then, once the stream is `maxStreamMs` (30) old on the transport's clock,
+   * `text` as an edit and the finish; returns the call's warnings.
+   */
+  const deliverAged = async (first: string, text: string) => {
+    await start({ streamLifetimeMs: 5000 });
+    let clock = 0;
+    const scheduler = { now: () => clock, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
+    const slack = transport({ maxStreamMs: 30, scheduler });
+    const call = transportCall();
+    let ref = await slack.send(edit(0, first), call);
+    clock = 30;
+    ref = await slack.edit(ref, edit(0, text), call);
+    await slack.finish(ref, edit(0, text), call);
+    return call.warnings.map((w) => w.code);
+  };
 
   it('a ``` block with a language: the part closes it after a line of code, the next reopens it with ```go', async () => {
     await start();
@@ -120,40 +136,25 @@ describe('slackTransport rotating a stream inside a fenced code block (issue 37)
   });
 
   it('a rotation at maxStreamMs inside a block closes it in the stop and reopens it in the next stream', async () => {
-    await start({ streamLifetimeMs: 5000 });
-    let clock = 0;
-    const scheduler = { now: () => clock, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
-    const slack = transport({ maxStreamMs: 30, scheduler });
-    const call = transportCall();
-    let ref = await slack.send(edit(0, '```go\na := 1\n'), call);
-    clock = 30;
     const text = '```go\na := 1\nb := 2\n```\nok';
-    ref = await slack.edit(ref, edit(0, text), call);
-    await slack.finish(ref, edit(0, text), call);
+    expect(await deliverAged('```go\na := 1\n', text)).toEqual(['slack-stream-rotated']);
     expect(requests()).toEqual([
       ['```go\na := 1\n', '```'],
       ['```go\nb := 2\n```\nok', ''],
     ]);
-    expect(call.warnings.map((w) => w.code)).toEqual(['slack-stream-rotated']);
     expectFencedRotations(held(), [text]);
   });
 
   it('a rotation at maxStreamMs in the middle of a code line finishes that line before the closer', async () => {
-    await start({ streamLifetimeMs: 5000 });
-    let clock = 0;
-    const scheduler = { now: () => clock, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
-    const slack = transport({ maxStreamMs: 30, scheduler });
-    const call = transportCall();
-    let ref = await slack.send(edit(0, '```go\na := 1'), call);
-    clock = 30;
     const text = '```go\na := 1\nb := 2\n```\nok';
-    ref = await slack.edit(ref, edit(0, text), call);
-    await slack.finish(ref, edit(0, text), call);
+    expect(await deliverAged('```go\na := 1', text)).toEqual(['slack-stream-rotated']);
+    // The stop carries the line feed the code line was waiting for, then the closer.
     expect(requests()).toEqual([
       ['```go\na := 1', '\n```'],
       ['```go\nb := 2\n```\nok', ''],
     ]);
-    expectFencedRotations(held(), [text]);
+    const [read] = expectFencedRotations(held(), [text]);
+    expect(read.shares).toEqual(['```go\na := 1\n', 'b := 2\n```\nok']);
   });
 
   it('a code line longer than a part is cut inside it: the closer goes on a line of its own', async () => {
@@ -170,15 +171,8 @@ describe('slackTransport rotating a stream inside a fenced code block (issue 37)
   });
 
   it('an old stream inside a block with nothing new waits: no closer without a part that reopens', async () => {
-    await start({ streamLifetimeMs: 5000 });
-    let clock = 0;
-    const scheduler = { now: () => clock, schedule: asyncScheduler.schedule.bind(asyncScheduler) };
-    const slack = transport({ maxStreamMs: 30, scheduler });
     const text = '```go\na := 1\n';
-    const ref = await slack.send(edit(0, text), transportCall());
-    clock = 30;
-    await slack.edit(ref, edit(0, text), transportCall());
-    await slack.finish(ref, edit(0, text), transportCall());
+    expect(await deliverAged(text, text)).toEqual([]);
     expect(requests()).toEqual([['```go\na := 1\n', '']]);
   });
 

@@ -90,10 +90,12 @@ export async function streamSuffix(
         pending = chunk + closing;
         await stopStream(api, part, chunk, closing);
         rest = rest.slice(chunk.length);
-        call.warn(
-          'slack-stream-rotated',
-          `Slack stream ${part.ts} reached maxStreamMs (${maxStreamMs} ms); the text goes on in a new message.`,
-        );
+        // A final text's last stop continues nothing.
+        if (rest !== '' || !final)
+          call.warn(
+            'slack-stream-rotated',
+            `Slack stream ${part.ts} reached maxStreamMs (${maxStreamMs} ms); the text goes on in a new message.`,
+          );
         continue;
       }
       const [chunk, after, closing] = cutForPart(rest, part.opening ?? '', part.markdown, fits);
