@@ -5,8 +5,8 @@
 // deliver(transport) — against the fakes on 127.0.0.1, at model pace with a 1.5 s pause in the
 // middle of the Go block. Teams 1:1 shows the model's text unchanged in one message; Slack shows
 // it unchanged across the streamed parts the byte budget (9000) makes, but for the closer and
-// opening line that close and reopen the Go block where a part ends inside it; on Telegram each code
-// block should be `pre` entities of its language, split only where a message is full.
+// opening line that close and reopen the Go block where a part ends inside it; on Telegram
+// each code block should be `pre` entities of its language, split only where a message is full.
 // Runs over the project's own fixture always, and over the real capture when LLMRX_CORPUS_DIR is set.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
