@@ -6,6 +6,7 @@ import {
   startFakeSlackApi,
   type FakeSlackApi,
 } from '../../helpers/slack/fakeSlackApi';
+import { expectFencedRotations } from '../../helpers/slack/fenceLines';
 
 const token = 'xoxb-PROPERTY-SECRET';
 const RUNS = Number(process.env.RUNS ?? 30);
@@ -40,7 +41,7 @@ const piece = fc.oneof(
 );
 
 describe('slackTransport streams (property)', () => {
-  it('every stream holds exactly its share: joined, the messages are the final texts; one stop each, ≤ 12,000 characters', async () => {
+  it('every stream holds exactly its share (and the fence lines of a rotation inside a code block): joined, the messages are the final texts; one stop each, ≤ 12,000 characters', async () => {
     let runIndex = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -73,7 +74,11 @@ describe('slackTransport streams (property)', () => {
           });
           await callInOrder(slack, edits);
           const held = api.channels.get(channel)!;
-          expect(held.map((m) => m.text).join('')).toBe(messages.map((p) => p.join('')).join(''));
+          // Joined, less the fence lines added where a message rotates inside a code block.
+          expectFencedRotations(
+            held,
+            messages.map((p) => p.join('')),
+          );
           for (const message of held) {
             expect([message.stream, message.stops]).toEqual(['stopped', 1]);
             expect(message.chunks!.join('')).toBe(message.text);
@@ -142,7 +147,10 @@ describe('slackTransport against a stream byte cap (property)', () => {
             4 * edits.length + 4 * Math.ceil(total / 4000) + 8,
           );
           const held = fake.channels.get(channel)!;
-          expect(held.map((m) => m.text).join('')).toBe(messages.map((p) => p.join('')).join(''));
+          expectFencedRotations(
+            held,
+            messages.map((p) => p.join('')),
+          );
           const limit = maxStreamBytes === undefined ? 9000 : 11000;
           for (const message of held) {
             expect(Buffer.byteLength(message.text)).toBeLessThanOrEqual(limit);

@@ -9,6 +9,7 @@ import { renderMarkdown } from '../../render/renderMarkdown';
 import type { TransportCall } from '../../delivery/types';
 import { healPreview } from '../../delivery/healPreview';
 import { slackErrorOf, type SlackCall, type SlackMethod } from './slackWebApi';
+import { completeShare } from './slackFences';
 import { stopStream, streamSuffix, tsOf } from './slackStream';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
 import { newTasks } from './slackTasks';
@@ -69,7 +70,9 @@ type Api = (method: SlackMethod, payload: Record<string, unknown>) => ReturnType
  * Makes every part show its share of `edit.text` with `chat.update`: parts keep their lengths,
  * the last one takes the rest, up to what one message takes (40,000 characters as shown); what
  * is left goes out in new messages (`chat.postMessage`, a `slack-posted-split` warning past the
- * first). A live stream is stopped first; a part left without text is deleted.
+ * first). Each share is shown as complete markdown: one that starts inside a code block gets
+ * its opening line, one that ends inside gets its closer. A live stream is stopped first; a
+ * part left without text is deleted.
  */
 async function updateParts(
   settings: SlackMessageSettings,
@@ -80,77 +83,100 @@ async function updateParts(
 ): Promise<void> {
   const { text } = edit;
   const mrkdwn = settings.format === 'slack';
-  const write = (markdown: string) => writeFor(settings.format, markdown, edit);
+  const whole = (at: number, share: string) => completeShare(text, at, share, MAX_POSTED_CHARS);
+  const write = (at: number, share: string) =>
+    writeFor(settings.format, whole(at, share).markdown, edit);
   // Nothing to post yet (tool progress before any text shows nothing in update mode).
   if (ref.parts.length === 0 && text.trim() === '') return;
   // A part deleted by an earlier call that failed later on is gone: it takes no share.
   ref.parts = ref.parts.filter((part) => !isDeleted(part));
   let offset = 0;
   for (const [index, part] of [...ref.parts.entries()]) {
+    const at = offset;
     const share =
       index === ref.parts.length - 1
-        ? postedPieces(text.slice(offset), write)[0]
-        : text.slice(offset, offset + part.markdown.length);
+        ? postedPieces(text.slice(at), (piece, from) => write(at + from, piece))[0]
+        : text.slice(at, at + part.markdown.length);
     offset += share.length;
-    if (part.state === 'stopped' && share === part.markdown) continue;
+    const { opening, closing } = whole(at, share);
+    // A part restored from a ref (opening / closing unknown) is taken to show what these give.
+    const sameShare = share === part.markdown && (part.opening ?? opening) === opening;
+    const unchanged = sameShare && (part.closing ?? closing) === closing;
+    if (part.state === 'stopped' && unchanged) continue;
     if (part.state === 'streaming') {
-      await stopStreamOrExpired(api, part);
-      if (share === part.markdown && (part.state as SlackPart['state']) === 'stopped') continue;
+      await stopStreamOrExpired(api, part, sameShare ? closing : '');
+      if (sameShare && (part.state as SlackPart['state']) === 'stopped') continue;
     }
     if (share === '') {
       await api('chat.delete', { ts: part.ts });
-      part.markdown = '';
-      part.state = 'posted';
-      part.shown = '';
+      Object.assign(part, { markdown: '', opening: '', closing: '', state: 'posted', shown: '' });
       continue;
     }
-    const shown = write(share);
+    const shown = write(at, share);
     if (part.state === 'posted' && part.shown === shown) {
-      part.markdown = share;
+      Object.assign(part, { markdown: share, opening, closing });
       continue;
     }
     await api('chat.update', { ts: part.ts, text: shown, mrkdwn });
-    Object.assign(part, { markdown: share, state: 'posted', shown });
+    Object.assign(part, { markdown: share, opening, closing, state: 'posted', shown });
   }
   ref.parts = ref.parts.filter((part) => !isDeleted(part));
   const rest = text.slice(offset);
-  const pieces = ref.parts.length === 0 || rest !== '' ? postedPieces(rest, write) : [];
+  const pieces =
+    ref.parts.length === 0 || rest !== ''
+      ? postedPieces(rest, (piece, from) => write(offset + from, piece))
+      : [];
   for (const piece of pieces) {
     if (ref.parts.length > 0)
       call.warn(
         'slack-posted-split',
         `Slack message ${edit.message} is over ${MAX_POSTED_CHARS} characters; it goes on in a new message.`,
       );
-    const shown = write(piece);
+    const { opening, closing } = whole(offset, piece);
+    const shown = write(offset, piece);
+    offset += piece.length;
     const answer = await api('chat.postMessage', {
       text: shown,
       mrkdwn,
       ...(settings.threadTs === undefined ? {} : { thread_ts: settings.threadTs }),
     });
     ref.ts = tsOf(answer, 'chat.postMessage');
-    ref.parts.push({ ts: ref.ts, markdown: piece, state: 'posted', shown, startedAt: 0 });
+    ref.parts.push({
+      ts: ref.ts,
+      markdown: piece,
+      opening,
+      closing,
+      state: 'posted',
+      shown,
+      startedAt: 0,
+    });
   }
   ref.ts = ref.parts.at(-1)?.ts ?? ref.ts;
 }
 
 /**
- * `markdown` in pieces that each show at most 40,000 characters, cut after a line (else a
- * space) near the limit; the same text always gives the same pieces, so a retried call finds
- * the parts it already wrote. Never empty: `''` is one piece.
+ * `markdown` in pieces that each show at most 40,000 characters (`write` of a piece and where
+ * it starts in `markdown`), cut after a line (else a space) near the limit; the same text
+ * always gives the same pieces, so a retried call finds the parts it already wrote. Never
+ * empty: `''` is one piece.
  */
-function postedPieces(markdown: string, write: (markdown: string) => string): string[] {
+function postedPieces(markdown: string, write: (piece: string, from: number) => string): string[] {
   const pieces: string[] = [];
-  let rest = markdown;
-  // Each round takes at least one character off `rest`: bounded by its length.
-  while (write(rest).length > MAX_POSTED_CHARS && rest.length > 1) {
+  let from = 0;
+  // Each round takes at least one character off the rest: bounded by its length.
+  while (
+    write(markdown.slice(from), from).length > MAX_POSTED_CHARS &&
+    markdown.length - from > 1
+  ) {
+    const rest = markdown.slice(from);
     let limit = MAX_POSTED_CHARS;
     let piece = cutNear(rest, limit);
-    while (write(piece).length > MAX_POSTED_CHARS && limit > 1)
+    while (write(piece, from).length > MAX_POSTED_CHARS && limit > 1)
       piece = cutNear(rest, (limit = Math.floor(limit * 0.9)));
     pieces.push(piece);
-    rest = rest.slice(piece.length);
+    from += piece.length;
   }
-  pieces.push(rest);
+  pieces.push(markdown.slice(from));
   return pieces;
 }
 
@@ -169,9 +195,10 @@ function cutNear(text: string, limit: number): string {
 
 const isDeleted = (part: SlackPart) => part.state === 'posted' && part.shown === '';
 
-async function stopStreamOrExpired(api: Api, part: SlackPart): Promise<void> {
+/** Stops `part`'s stream, with `closing` when its share ends inside a code block. */
+async function stopStreamOrExpired(api: Api, part: SlackPart, closing: string): Promise<void> {
   try {
-    await stopStream(api, part, '');
+    await stopStream(api, part, '', closing);
   } catch (error) {
     // A posted message was never a stream (Slack: message_not_found for stream methods); a
     // message that is truly gone fails the chat.update that follows.

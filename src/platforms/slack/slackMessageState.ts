@@ -12,8 +12,15 @@ import type { SlackCall } from './slackWebApi';
  */
 export interface SlackPart {
   ts: string;
-  /** The markdown of the chat message this Slack message holds. */
+  /** The markdown of the chat message this Slack message holds (its share of the text). */
   markdown: string;
+  /**
+   * What it shows before `markdown`: the opening line of the code block its share starts
+   * inside (with its line feed), or ''. Unknown (a part restored from a ref): undefined.
+   */
+  opening?: string;
+  /** What it shows after `markdown`: the closer of the code block its share ends inside, or ''. */
+  closing?: string;
   state: 'streaming' | 'stopped' | 'expired' | 'posted';
   /** What a posted or updated message shows (mrkdwn or plain text). */
   shown?: string;

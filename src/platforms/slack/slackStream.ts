@@ -4,6 +4,8 @@
 import { DeliveryError } from '../../delivery/errors';
 import type { TransportCall } from '../../delivery/types';
 import { slackErrorOf, type callSlack, type SlackMethod } from './slackWebApi';
+import { fenceAtEnd, openingLine } from './slackFences';
+import { ageStop, cutForPart, utf8Length } from './slackStreamCut';
 import { streamContent, type TaskChunk } from './slackTasks';
 import type { SlackMessageSettings, SlackMessageState, SlackPart } from './slackMessageState';
 
@@ -18,7 +20,9 @@ const STREAM_CLOSED = new Set(['message_not_in_streaming_state', 'msg_too_long']
  * `slack-stream-rotated` warning), or once Slack closed it (`message_not_in_streaming_state`:
  * `slack-stream-expired`; `msg_too_long`: `slack-stream-too-long`, and the byte budget shrinks
  * below what Slack refused). A refused request changed nothing, so its text is the next
- * message's start: nothing lost, nothing shown twice.
+ * message's start: nothing lost, nothing shown twice. A stream stopped inside a fenced code
+ * block ends with the block's closer, and the next one starts with its opening line (both
+ * within the budgets, kept apart from the parts' shares in `opening` / `closing`).
  */
 export async function streamSuffix(
   settings: SlackMessageSettings,
@@ -43,50 +47,62 @@ export async function streamSuffix(
   for (let round = 0; round < 3 * suffix.length + 64; round++) {
     const part = ref.parts.at(-1);
     const budget = settings.streamBytes;
+    const streamed = ref.parts.map((each) => each.markdown).join('');
+    const fits = { streamed, chars: streamChars, bytes: budget.bytes, final };
     if (!part || part.state !== 'streaming') {
       if (rest === '' && (tasks.length === 0 || final)) return;
-      const [chunk, after] = cutToFit(rest, streamChars, budget.bytes);
+      // Inside a code block the new stream reopens it, also after a stream Slack closed
+      // (msg_too_long, expired), which could take no closer any more.
+      const opening = openingLine(fenceAtEnd(streamed), streamChars, budget.bytes);
+      const [chunk, after] = cutForPart(rest, opening, '', fits);
+      const request = opening + chunk;
       const startedAt = settings.now();
       try {
         const answer = await api('chat.startStream', {
           thread_ts: settings.threadTs,
           recipient_user_id: settings.recipientUserId,
           recipient_team_id: settings.recipientTeamId,
-          ...streamContent(chunk, tasks),
+          ...streamContent(request, tasks),
         });
         tasksShown();
         ref.ts = tsOf(answer);
       } catch (error) {
-        if (slackErrorOf(error) !== 'msg_too_long' || utf8Length(chunk) < 2) throw error;
+        if (slackErrorOf(error) !== 'msg_too_long' || utf8Length(request) < 2) throw error;
         // Slack's size cap is below the budget: a new stream with half as much.
-        budget.bytes = Math.max(1, Math.floor(utf8Length(chunk) / 2));
+        budget.bytes = Math.max(1, Math.floor(utf8Length(request) / 2));
         warnTooLong(call, budget.bytes);
         continue;
       }
-      ref.parts.push({ ts: ref.ts, markdown: chunk, state: 'streaming', startedAt });
+      ref.parts.push({ ts: ref.ts, markdown: chunk, opening, state: 'streaming', startedAt });
       rest = after;
       continue;
     }
+    const shown = (part.opening ?? '') + part.markdown;
     // The markdown of the request in flight, for what a msg_too_long tells of Slack's cap.
     let pending = '';
     try {
-      if (settings.now() - part.startedAt >= maxStreamMs) {
-        await stopStream(api, part, '');
-        call.warn(
-          'slack-stream-rotated',
-          `Slack stream ${part.ts} reached maxStreamMs (${maxStreamMs} ms); the text goes on in a new message.`,
-        );
+      const stop =
+        settings.now() - part.startedAt >= maxStreamMs
+          ? ageStop(rest, shown, fits, tasks.length > 0)
+          : null;
+      if (stop !== null) {
+        const [chunk, closing] = stop;
+        pending = chunk + closing;
+        await stopStream(api, part, chunk, closing);
+        rest = rest.slice(chunk.length);
+        // A final text's last stop continues nothing.
+        if (rest !== '' || !final)
+          call.warn(
+            'slack-stream-rotated',
+            `Slack stream ${part.ts} reached maxStreamMs (${maxStreamMs} ms); the text goes on in a new message.`,
+          );
         continue;
       }
-      const [chunk, after] = cutToFit(
-        rest,
-        streamChars - part.markdown.length,
-        budget.bytes - utf8Length(part.markdown),
-      );
-      pending = chunk;
+      const [chunk, after, closing] = cutForPart(rest, part.opening ?? '', part.markdown, fits);
+      pending = chunk + closing;
       if (after !== '' || final) {
         // The stream is full (or the text is final): stop it with what still fits.
-        await stopStream(api, part, chunk, tasks);
+        await stopStream(api, part, chunk, closing, tasks);
         tasksShown();
         rest = after;
         if (after !== '')
@@ -106,9 +122,10 @@ export async function streamSuffix(
       if (code === undefined || !STREAM_CLOSED.has(code)) throw error;
       // Slack ended this stream: it shows what it confirmed; the rest starts a new message.
       part.state = 'stopped';
+      part.closing = '';
       if (code === 'msg_too_long') {
         // Slack's cap lies between what the stream held and that plus the refused request.
-        const held = utf8Length(part.markdown);
+        const held = utf8Length(shown);
         const refused = utf8Length(pending);
         const guess = held >= refused ? held : Math.floor((held + refused) / 2);
         budget.bytes = Math.max(1, Math.min(budget.bytes, guess));
@@ -129,15 +146,17 @@ const warnTooLong = (call: TransportCall, bytes: number) =>
     `Slack refused more text in one stream (msg_too_long); streams now hold at most ${bytes} UTF-8 bytes and the text goes on in a new message.`,
   );
 
-/** Stops `part`'s stream, with `chunk` as its last text. */
+/** Stops `part`'s stream, with `chunk` as its last text and `closing` (a fence's closer) after. */
 export async function stopStream(
   api: Api,
   part: SlackPart,
   chunk: string,
+  closing = '',
   tasks: TaskChunk[] = [],
 ): Promise<void> {
-  await api('chat.stopStream', { ts: part.ts, ...streamContent(chunk, tasks) });
+  await api('chat.stopStream', { ts: part.ts, ...streamContent(chunk + closing, tasks) });
   part.markdown += chunk;
+  part.closing = closing;
   part.state = 'stopped';
 }
 
@@ -145,44 +164,4 @@ export async function stopStream(
 export function tsOf(answer: { ts?: string }, method: SlackMethod = 'chat.startStream'): string {
   if (answer.ts !== undefined && answer.ts !== '') return answer.ts;
   throw new DeliveryError(`Slack ${method}: the answer has no ts.`, { permanent: true });
-}
-
-/** The UTF-8 length of `text` (what Slack's undocumented stream cap counts). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/**
- * `text` cut after at most `chars` characters and `bytes` UTF-8 bytes, never inside a
- * surrogate pair: `[what fits, the rest]`.
- */
-export function cutToFit(text: string, chars: number, bytes: number): [string, string] {
-  let at = 0;
-  let used = 0;
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    const pair = code >= 0xd800 && code <= 0xdbff && at + 1 < text.length;
-    const width = pair ? 2 : 1;
-    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
-    if (at + width > chars || used + size > bytes) break;
-    at += width;
-    used += size;
-  }
-  if (at >= text.length) return [text, ''];
-  // A part ends after a line, else after a space, in the fitting prefix's second half: a
-  // rotated message never splits a word when it can help it.
-  const line = text.lastIndexOf('\n', at - 1);
-  const space = text.slice(0, at).search(/\s\S*$/);
-  const cut = line >= at / 2 ? line + 1 : space >= at / 2 ? space + 1 : at;
-  return [text.slice(0, cut), text.slice(cut)];
 }

@@ -55,16 +55,22 @@ export interface SlackTransport extends DeliveryTransport<SlackRef> {
  * ```
  *
  * - Streams get markdown (`markdown_text`): only what was added since the last call, so the
- *   parts concatenate to the final text exactly. `finish` stops the stream with the rest.
+ *   parts concatenate to the final text exactly (but for the fence lines below). `finish` stops
+ *   the stream with the rest.
  * - A stream older than `maxStreamMs`, or one that would pass 12,000 characters or
  *   `maxStreamBytes` UTF-8 bytes, is stopped and the text continues in a new streamed message in
  *   the same thread (`slack-stream-rotated`). A stream Slack closed anyway keeps what it showed
  *   and the text it did not confirm starts the next one (`slack-stream-expired` for
  *   `message_not_in_streaming_state`; `slack-stream-too-long` for `msg_too_long`, which lowers
  *   the byte budget below what Slack refused). Requests carry `markdown_text`, never `chunks`.
+ * - Continued inside a fenced code block, the stopped stream ends with the block's closer and
+ *   the next starts with its opening line (same marker, same info string): each message shows
+ *   the code as code, the cut after a line of code; both lines fit the budgets. After a stream
+ *   Slack closed (it takes no closer any more) the next one still reopens the block.
  * - A text that does not extend what was streamed (streams cannot take text back): the stream
  *   is stopped and that message is rewritten with `chat.update` from then on, each Slack
- *   message keeping its share (a share left empty is deleted): nothing lost, nothing twice.
+ *   message keeping its share (a share left empty is deleted): nothing lost, nothing twice. A
+ *   share that starts or ends inside a code block is shown with its opening line or closer.
  * - Falls back to `chat.postMessage` + `chat.update` (mrkdwn from `renderMarkdown`, or
  *   `edit.rendered` when it is in the transport's format): without `threadTs` (mode `auto`);
  *   for the rest of the transport's life when Slack answers `missing_recipient_user_id` /
