@@ -13,6 +13,11 @@ export interface MessageCut {
   text: string;
   /** The model's text after the cut, after the lines that reopen a cut fence or table. */
   rest: string;
+  /**
+   * The cut is inside a paragraph (at a line break, a sentence end or a space; not at a blank
+   * line nor inside a code block), where an inline span (`**…**`, a link) may be open.
+   */
+  inParagraph: boolean;
 }
 
 /**
@@ -47,5 +52,9 @@ export function cutMessage(model: string, maxChars: number): MessageCut | undefi
   const end = model.startsWith(head.body, start)
     ? start + head.body.length
     : model.indexOf(head.body) + head.body.length;
-  return { text: first.text, rest: next.prefix + model.slice(end + next.lead.length) };
+  return {
+    text: first.text,
+    rest: next.prefix + model.slice(end + next.lead.length),
+    inParagraph: head.closer === '' && !/\n[ \t]*\n/.test(next.lead),
+  };
 }

@@ -1,0 +1,208 @@
+// The message planner with rendering: the same messages as the plain planner (cut from the
+// model's text alone, by the block rules), measured as the chat app counts them once rendered.
+
+import type { BlockOrigin } from '../chunking/blockOrigin';
+import { MIN_MAX_CHARS } from '../chunking/chunkingOptions';
+import { cutMessage, type MessageCut } from '../chunking/messageCut';
+import { healMarkdown } from '../delivery/healPreview';
+import { renderMessages } from '../render/renderMarkdown';
+import type { RenderFormat, RenderedMessage } from '../render/types';
+import type {
+  MessageEdit,
+  MessageEditPlanner,
+  MessageEditPlannerOptions,
+} from './messageEditPlanner';
+import { finalText, joinBlock, startMessage, type OpenMessage } from './openMessage';
+
+/**
+ * Whether a cut inside a paragraph may leave an inline span open: the paragraph up to the cut
+ * holds `**`, `__`, `~~`, a backtick, a lone `*` or `_` an odd number of times (list markers
+ * aside), or a link whose text or URL is not closed. (The renderer shows such a marker as
+ * text; only its own split closes and reopens a span.)
+ */
+function mayLeaveSpanOpen(cutText: string): boolean {
+  const paragraph = cutText
+    .slice(cutText.search(/\n[ \t]*\n(?![\s\S]*\n[ \t]*\n)/) + 1)
+    .replace(/^[ \t]*[*+-][ \t]/gm, '');
+  // A link's address and a bare URL hold no markers.
+  const prose = paragraph
+    .replace(/\]\((?:[^()\s]|\([^()\s]*\))*\)/g, ']')
+    .replace(/https?:\/\/\S+/g, '');
+  const singles = prose.replace(/\*\*|__|~~/g, '');
+  const odd = (pattern: RegExp, text = prose) => (text.match(pattern)?.length ?? 0) % 2 === 1;
+  return (
+    odd(/\*\*/g) ||
+    odd(/__/g) ||
+    odd(/~~/g) ||
+    odd(/`/g) ||
+    odd(/\*/g, singles) ||
+    // An underscore inside a word (snake_case) opens nothing.
+    odd(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, singles) ||
+    paragraph.lastIndexOf('[') > paragraph.lastIndexOf(']') ||
+    paragraph.lastIndexOf('](') > paragraph.lastIndexOf(')')
+  );
+}
+
+/**
+ * The planner with rendering: every edit carries `rendered` (the message's markdown, `text`,
+ * rendered for `render`), and a message fits when its markdown, closed, renders into one
+ * message of at most `maxMessageChars` as `renderMarkdown` counts it.
+ *
+ * - Where a message ends depends on its model text alone, as without `render`: when the
+ *   message would not fit, it is cut by `cutMessage` (the block rules: a cut fence closed and
+ *   reopened with its info string, never inside a table row) at a budget of markdown that
+ *   follows from the text (`maxMessageChars`, grown by what the cut's markdown does not show),
+ *   trimmed back to that cut (an `edit`, when it showed more), and the rest goes on in the next
+ *   message; repeated while the rest does not fit. Until the text reaches past that budget (or
+ *   a `**` still open at its end closes), the message shows nothing new.
+ * - A cut inside a paragraph that may leave an inline span open (`**`, a backtick, a link),
+ *   which only the renderer closes and reopens, or no cut at all: then the block goes out in
+ *   the pieces `renderMarkdown` cuts, one `send` per piece whose `text` is that piece's
+ *   visible text, and the next block starts a new message (a piece is never edited).
+ * - A block with nothing visible starts no message.
+ */
+export function createRenderedEditPlanner({
+  maxMessageChars,
+  separator,
+  render,
+}: MessageEditPlannerOptions & { render: RenderFormat }): MessageEditPlanner {
+  let message = -1;
+  // The markdown of the current message; undefined before the first and after pieces.
+  let open: OpenMessage | undefined;
+  // What message `message` shows so far (undefined until it is sent), and the closer it held.
+  let shownText: string | undefined;
+  let shownCloser = '';
+
+  // The last rendering kept: a fit check and the edit that shows the same text render once.
+  let last: { markdown: string; messages: ReturnType<typeof renderMessages> } | undefined;
+  const renderText = (markdown: string) => {
+    if (last?.markdown !== markdown) {
+      last = {
+        markdown,
+        messages: renderMessages(markdown, render, { maxLength: maxMessageChars }),
+      };
+    }
+    return last.messages;
+  };
+  const fits = (markdown: string) => renderText(markdown).length <= 1;
+  const show = (edits: MessageEdit[], text: string, rendered?: RenderedMessage) => {
+    rendered ??= renderText(text)[0]?.rendered;
+    // Nothing visible (a message is never sent empty), or nothing new.
+    if (!rendered || text === shownText) return;
+    const op = shownText === undefined ? 'send' : 'edit';
+    edits.push({ op, message, text, rendered });
+    shownText = text;
+    shownCloser = open?.closer ?? '';
+  };
+  const next = (model: string, closer: string) => {
+    message++;
+    shownText = undefined;
+    open = { model, text: closer ? model.trimEnd() : model, closer };
+  };
+  const close = (): MessageEdit[] => {
+    if (!open) return [];
+    // The final text is measured as it is: a span the model never closed shows its markers.
+    const edits = settle(open, undefined, true);
+    if (!open?.closer) return edits;
+    open = { ...open, text: finalText(open), closer: '' };
+    show(edits, open.text);
+    return edits;
+  };
+  /** How much of the limit `markdown` takes once rendered (its visible text, all messages). */
+  const visibleLength = (markdown: string) =>
+    renderText(markdown).reduce((sum, { plain }) => sum + plain.length, 0);
+  /**
+   * The cut of `model` that fits once rendered: the block rules' cut at `maxMessageChars`
+   * characters of markdown, then at budgets moved by what that cut's markdown does not show
+   * (or shows past the limit), as long as the cut still fits. Each budget follows from the
+   * text up to it, so the same text in other blocks gives the same cut; `wait` when the next
+   * budget reaches past the text so far (more text decides), unless the answer ended.
+   */
+  const cutToFit = (model: string, final: boolean): MessageCut | 'wait' | undefined => {
+    const length = model.trimEnd().length;
+    let budget = maxMessageChars;
+    if (length <= budget) {
+      if (!final) return 'wait';
+      budget = length - 1;
+    }
+    let cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget);
+    // Rendered longer than its markdown (a table's padding): a smaller budget.
+    while (cut && !fits(cut.text)) {
+      const over = visibleLength(cut.text) - maxMessageChars;
+      budget = Math.min(budget - 1, cut.text.length - over);
+      cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget);
+    }
+    // Rendered shorter (markers, fence lines, link addresses): the limit in markdown grows by
+    // what the cut's markdown does not show, while a longer cut still fits.
+    for (let round = 0; cut && round < 8; round++) {
+      const larger = maxMessageChars + cut.text.length - visibleLength(cut.text);
+      if (larger <= budget) break;
+      if (larger >= length) return final ? cut : 'wait';
+      const longer = cutMessage(model, larger);
+      if (!longer || !fits(longer.text) || longer.text.length <= cut.text.length) break;
+      budget = larger;
+      cut = longer;
+    }
+    return cut;
+  };
+  /**
+   * Shows `open`, first cutting every message that does not fit back to its cut. A message
+   * that passes the limit only by the markers of a span still open at its end (`**wor`, shown
+   * as text until it closes) waits for more text: cut there, a prefix would be longer than the
+   * whole. As the answer ends (`final`) it is measured as it is.
+   */
+  const settle = (current: OpenMessage, blockText?: string, final = false): MessageEdit[] => {
+    const edits: MessageEdit[] = [];
+    open = current;
+    // Each round sends at least one character on, so the loop ends.
+    for (let round = 0; !fits(finalText(open)) && round < 1e6; round++) {
+      if (!final && fits(healMarkdown(finalText(open)))) return edits;
+      const cut = cutToFit(open.model, final);
+      if (cut === 'wait') return edits;
+      if (!cut || (cut.inParagraph && mayLeaveSpanOpen(cut.text))) {
+        return [...edits, ...inPieces(blockText)];
+      }
+      show(edits, cut.text);
+      // The chunker drops the indentation a message's first line starts with when it cuts
+      // it: drop it at once, so the message's texts only grow.
+      next(cut.rest.replace(/^[ \t]+/, ''), open.closer);
+    }
+    show(edits, open.text);
+    return edits;
+  };
+  /**
+   * No cut the block rules take: the message as it was shown is closed, and the block goes
+   * out in the pieces renderMarkdown cuts; a message not shown yet (or the last one, as the
+   * answer ends) goes out in pieces whole.
+   */
+  const inPieces = (blockText?: string): MessageEdit[] => {
+    const edits: MessageEdit[] = [];
+    let markdown = finalText(open!);
+    if (shownText !== undefined && blockText !== undefined) {
+      if (shownCloser) show(edits, shownText + shownCloser);
+      markdown = blockText;
+      message++;
+      shownText = undefined;
+    }
+    renderText(markdown).forEach(({ rendered, plain }, index) => {
+      if (index > 0) {
+        message++;
+        shownText = undefined;
+      }
+      show(edits, plain, rendered);
+    });
+    open = undefined;
+    return edits;
+  };
+
+  return {
+    push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
+      if (blockText === '') return [];
+      if (open) return settle(joinBlock(open, blockText, origin, separator), blockText);
+      if (renderText(blockText).length === 0) return [];
+      next('', '');
+      return settle(startMessage(blockText, origin), blockText);
+    },
+    close,
+  };
+}
