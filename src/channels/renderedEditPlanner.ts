@@ -4,15 +4,17 @@
 import type { BlockOrigin } from '../chunking/blockOrigin';
 import { MIN_MAX_CHARS } from '../chunking/chunkingOptions';
 import { cutMessage, type MessageCut } from '../chunking/messageCut';
-import { healMarkdown } from '../delivery/healPreview';
+import { healMarkdown } from '../render/healMarkdown';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat, RenderedMessage } from '../render/types';
-import type {
-  MessageEdit,
-  MessageEditPlanner,
-  MessageEditPlannerOptions,
-} from './messageEditPlanner';
+import type { MessageEdit, MessageEditPlanner, MessageEditPlannerOptions } from './messageSteps';
 import { finalText, joinBlock, startMessage, type OpenMessage } from './openMessage';
+
+/**
+ * How far past its budget a cut looks for a later break that still fits once rendered: half
+ * the limit, at most 128 characters of markdown.
+ */
+const roomReachOf = (maxMessageChars: number) => Math.min(128, Math.ceil(maxMessageChars / 2));
 
 /**
  * Whether a cut inside a paragraph may leave an inline span open: the paragraph up to the cut
@@ -53,8 +55,10 @@ function mayLeaveSpanOpen(cutText: string): boolean {
  *   reopened with its info string, never inside a table row) at a budget of markdown that
  *   follows from the text (`maxMessageChars`, grown by what the cut's markdown does not show),
  *   trimmed back to that cut (an `edit`, when it showed more), and the rest goes on in the next
- *   message; repeated while the rest does not fit. Until the text reaches past that budget (or
- *   a `**` still open at its end closes), the message shows nothing new.
+ *   message; repeated while the rest does not fit. Then the latest break a little further
+ *   on that still fits is taken (half the limit, at most 128 characters of markdown). Until
+ *   the text reaches past the grown budget (or a `**` still open at its end closes), the
+ *   message shows nothing new.
  * - A cut inside a paragraph that may leave an inline span open (`**`, a backtick, a link),
  *   which only the renderer closes and reopens, or no cut at all: then the block goes out in
  *   the pieces `renderMarkdown` cuts, one `send` per piece whose `text` is that piece's
@@ -66,6 +70,7 @@ export function createRenderedEditPlanner({
   separator,
   render,
 }: MessageEditPlannerOptions & { render: RenderFormat }): MessageEditPlanner {
+  const roomReach = roomReachOf(maxMessageChars);
   let message = -1;
   // The markdown of the current message; undefined before the first and after pieces.
   let open: OpenMessage | undefined;
@@ -115,7 +120,7 @@ export function createRenderedEditPlanner({
    * The cut of `model` that fits once rendered: the block rules' cut at `maxMessageChars`
    * characters of markdown, then at budgets moved by what that cut's markdown does not show
    * (or shows past the limit), as long as the cut still fits. Each budget follows from the
-   * text up to it, so the same text in other blocks gives the same cut; `wait` when the next
+   * text up to it, so the same text in other blocks gives the same cut; `wait` when a grown
    * budget reaches past the text so far (more text decides), unless the answer ended.
    */
   const cutToFit = (model: string, final: boolean): MessageCut | 'wait' | undefined => {
@@ -143,7 +148,24 @@ export function createRenderedEditPlanner({
       budget = larger;
       cut = longer;
     }
-    return cut;
+    if (!cut) return undefined;
+    // Then the latest break that still fits, a little further on, so a message keeps what it
+    // showed. A larger budget's cut renders no shorter: the largest budget that fits, by
+    // bisection. Budgets past the text so far need no waiting: a cut with all of it does
+    // not fit (it is why the message is cut), and one without it is a cut of the text so far.
+    if (visibleLength(cut.text) >= maxMessageChars) return cut;
+    let low = budget + 1;
+    let high = Math.min(budget + roomReach, length - 1);
+    let best = cut;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const longer = cutMessage(model, middle);
+      if (longer && fits(longer.text)) {
+        best = longer;
+        low = middle + 1;
+      } else high = middle - 1;
+    }
+    return best.text.length > cut.text.length ? best : cut;
   };
   /**
    * Shows `open`, first cutting every message that does not fit back to its cut. A message
