@@ -11,12 +11,6 @@ import type { MessageEdit, MessageEditPlanner, MessageEditPlannerOptions } from 
 import { finalText, joinBlock, startMessage, type OpenMessage } from './openMessage';
 
 /**
- * How far past its budget a cut looks for a later break that still fits once rendered: half
- * the limit, at most 128 characters of markdown.
- */
-const roomReachOf = (maxMessageChars: number) => Math.min(128, Math.ceil(maxMessageChars / 2));
-
-/**
  * Whether a cut inside a paragraph may leave an inline span open: the paragraph up to the cut
  * holds `**`, `__`, `~~`, a backtick, a lone `*` or `_` an odd number of times (list markers
  * aside), or a link whose text or URL is not closed. (The renderer shows such a marker as
@@ -52,13 +46,11 @@ function mayLeaveSpanOpen(cutText: string): boolean {
  *
  * - Where a message ends depends on its model text alone, as without `render`: when the
  *   message would not fit, it is cut by `cutMessage` (the block rules: a cut fence closed and
- *   reopened with its info string, never inside a table row) at a budget of markdown that
- *   follows from the text (`maxMessageChars`, grown by what the cut's markdown does not show),
- *   trimmed back to that cut (an `edit`, when it showed more), and the rest goes on in the next
- *   message; repeated while the rest does not fit. Then the latest break a little further
- *   on that still fits is taken (half the limit, at most 128 characters of markdown). Until
- *   the text reaches past the grown budget (or a `**` still open at its end closes), the
- *   message shows nothing new.
+ *   reopened with its info string, never inside a table row) at the largest budget of
+ *   markdown whose cut still fits once rendered, trimmed back to that cut (an `edit`, when it
+ *   showed more), and the rest goes on in the next message; repeated while the rest does not
+ *   fit. A message that passes the limit only by a `**` still open at its end waits for it
+ *   to close.
  * - A cut inside a paragraph that may leave an inline span open (`**`, a backtick, a link),
  *   which only the renderer closes and reopens, or no cut at all: then the block goes out in
  *   the pieces `renderMarkdown` cuts, one `send` per piece whose `text` is that piece's
@@ -70,7 +62,6 @@ export function createRenderedEditPlanner({
   separator,
   render,
 }: MessageEditPlannerOptions & { render: RenderFormat }): MessageEditPlanner {
-  const roomReach = roomReachOf(maxMessageChars);
   let message = -1;
   // The markdown of the current message; undefined before the first and after pieces.
   let open: OpenMessage | undefined;
@@ -116,56 +107,40 @@ export function createRenderedEditPlanner({
   /** How much of the limit `markdown` takes once rendered (its visible text, all messages). */
   const visibleLength = (markdown: string) =>
     renderText(markdown).reduce((sum, { plain }) => sum + plain.length, 0);
+  // From maxMessageChars on, every budget's cut window starts at half the limit: a larger
+  // budget then never cuts earlier, so a longer cut never fits where a shorter one did not.
+  const windowStart = Math.floor(maxMessageChars / 2);
   /**
-   * The cut of `model` that fits once rendered: the block rules' cut at `maxMessageChars`
-   * characters of markdown, then at budgets moved by what that cut's markdown does not show
-   * (or shows past the limit), as long as the cut still fits. Each budget follows from the
-   * text up to it, so the same text in other blocks gives the same cut; `wait` when a grown
-   * budget reaches past the text so far (more text decides), unless the answer ended.
+   * The cut of `model` that fits once rendered: the block rules' cut at the largest budget of
+   * markdown (from `maxMessageChars` on) whose cut still fits, found by bisection; below it
+   * (rendered longer than its markdown, a table's padding) budgets made smaller by the excess.
+   * The same text in other blocks gives the same cut: budgets past the text so far need none
+   * of it, as a cut with all of it does not fit (it is why the message is cut) and a cut
+   * without it is the largest one within it.
    */
-  const cutToFit = (model: string, final: boolean): MessageCut | 'wait' | undefined => {
+  const cutToFit = (model: string): MessageCut | undefined => {
     const length = model.trimEnd().length;
-    let budget = maxMessageChars;
-    if (length <= budget) {
-      if (!final) return 'wait';
-      budget = length - 1;
+    let budget = Math.min(maxMessageChars, length - 1);
+    let cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget, windowStart);
+    if (cut && fits(cut.text)) {
+      let low = budget + 1;
+      let high = length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const longer = cutMessage(model, middle, windowStart);
+        if (longer && fits(longer.text)) {
+          cut = longer;
+          low = middle + 1;
+        } else high = middle - 1;
+      }
+      return cut;
     }
-    let cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget);
-    // Rendered longer than its markdown (a table's padding): a smaller budget.
     while (cut && !fits(cut.text)) {
       const over = visibleLength(cut.text) - maxMessageChars;
       budget = Math.min(budget - 1, cut.text.length - over);
       cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget);
     }
-    // Rendered shorter (markers, fence lines, link addresses): the limit in markdown grows by
-    // what the cut's markdown does not show, while a longer cut still fits.
-    for (let round = 0; cut && round < 8; round++) {
-      const larger = maxMessageChars + cut.text.length - visibleLength(cut.text);
-      if (larger <= budget) break;
-      if (larger >= length) return final ? cut : 'wait';
-      const longer = cutMessage(model, larger);
-      if (!longer || !fits(longer.text) || longer.text.length <= cut.text.length) break;
-      budget = larger;
-      cut = longer;
-    }
-    if (!cut) return undefined;
-    // Then the latest break that still fits, a little further on, so a message keeps what it
-    // showed. A larger budget's cut renders no shorter: the largest budget that fits, by
-    // bisection. Budgets past the text so far need no waiting: a cut with all of it does
-    // not fit (it is why the message is cut), and one without it is a cut of the text so far.
-    if (visibleLength(cut.text) >= maxMessageChars) return cut;
-    let low = budget + 1;
-    let high = Math.min(budget + roomReach, length - 1);
-    let best = cut;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const longer = cutMessage(model, middle);
-      if (longer && fits(longer.text)) {
-        best = longer;
-        low = middle + 1;
-      } else high = middle - 1;
-    }
-    return best.text.length > cut.text.length ? best : cut;
+    return cut;
   };
   /**
    * Shows `open`, first cutting every message that does not fit back to its cut. A message
@@ -179,8 +154,7 @@ export function createRenderedEditPlanner({
     // Each round sends at least one character on, so the loop ends.
     for (let round = 0; !fits(finalText(open)) && round < 1e6; round++) {
       if (!final && fits(healMarkdown(finalText(open)))) return edits;
-      const cut = cutToFit(open.model, final);
-      if (cut === 'wait') return edits;
+      const cut = cutToFit(open.model);
       if (!cut || (cut.inParagraph && mayLeaveSpanOpen(cut.text))) {
         return [...edits, ...inPieces(blockText)];
       }

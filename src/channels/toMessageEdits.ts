@@ -95,12 +95,11 @@ const ToMessageEditsOptions = z
  * - With `render` (any `renderMarkdown` format, `telegram-rich` included), each edit also
  *   carries `rendered` (its text as `renderMarkdown` renders it), and a message fits when it
  *   renders into one message within `maxMessageChars`. It is cut by the same rules, from its
- *   text alone: at `maxMessageChars` of markdown, grown by what the cut's markdown does not
- *   show while it still fits once rendered (a cut code block is one `pre` of its language in
- *   each message); a full message waits for the text to reach that budget, showing nothing
- *   new meanwhile. Only when the cut falls inside a paragraph with a `**`, a backtick or a
- *   link open at it (no blank line in reach) is the block sent in the pieces `renderMarkdown`
- *   cuts (each `text` then that piece's visible text).
+ *   text alone, at the largest budget of markdown whose cut still fits once rendered (a cut
+ *   code block is one `pre` of its language in each message). Only when the cut falls inside
+ *   a paragraph with a `**`, a backtick or a link open at it (no blank line in reach) is the
+ *   block sent in the pieces `renderMarkdown` cuts (each `text` then that piece's visible
+ *   text).
  *
  * @example
  * Send the edits with `deliver`: one call at a time, at the app's pace, the final text always,

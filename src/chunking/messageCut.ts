@@ -35,11 +35,18 @@ export interface MessageCut {
  * ```
  * @param model - the message's model text (with the lines that reopen what the last cut cut)
  * @param maxChars - the message limit (≥ 16)
+ * @param minChars - where the cut's window starts (the break of the best kind at or after it
+ *   is taken): a fixed one makes a larger `maxChars` never cut earlier @defaultValue half of
+ *   `maxChars`
  */
-export function cutMessage(model: string, maxChars: number): MessageCut | undefined {
+export function cutMessage(
+  model: string,
+  maxChars: number,
+  minChars = Math.floor(maxChars / 2),
+): MessageCut | undefined {
   if (maxChars < MIN_MAX_CHARS || model.trimEnd().length <= maxChars) return undefined;
   const chunker = createBlockChunker({
-    minChars: Math.floor(maxChars / 2),
+    minChars: Math.min(minChars, maxChars),
     maxChars,
     mode: 'end',
   });
