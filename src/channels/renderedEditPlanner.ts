@@ -55,7 +55,8 @@ function mayLeaveSpanOpen(cutText: string): boolean {
  *   which only the renderer closes and reopens, or no cut at all: then the block goes out in
  *   the pieces `renderMarkdown` cuts, one `send` per piece whose `text` is that piece's
  *   visible text, and the next block starts a new message (a piece is never edited).
- * - A block with nothing visible starts no message.
+ * - A block with nothing visible starts no message; with no separator (live text) the next
+ *   block joins it.
  */
 export function createRenderedEditPlanner({
   maxMessageChars,
@@ -97,12 +98,10 @@ export function createRenderedEditPlanner({
   };
   const close = (): MessageEdit[] => {
     if (!open) return [];
-    // The final text is measured as it is: a span the model never closed shows its markers.
-    const edits = settle(open, undefined, true);
-    if (!open?.closer) return edits;
-    open = { ...open, text: finalText(open), closer: '' };
-    show(edits, open.text);
-    return edits;
+    // The final text, as it is: a fence the chunker closed is closed there (its closer stands
+    // for the model's), a span the model never closed shows its markers.
+    const text = finalText(open);
+    return settle({ model: text, text, closer: '' }, undefined, true);
   };
   /** How much of the limit `markdown` takes once rendered (its visible text, all messages). */
   const visibleLength = (markdown: string) =>
@@ -114,20 +113,25 @@ export function createRenderedEditPlanner({
    * The cut of `model` that fits once rendered: the block rules' cut at the largest budget of
    * markdown (from `maxMessageChars` on) whose cut still fits, found by bisection; below it
    * (rendered longer than its markdown, a table's padding) budgets made smaller by the excess.
-   * The same text in other blocks gives the same cut: budgets past the text so far need none
-   * of it, as a cut with all of it does not fit (it is why the message is cut) and a cut
-   * without it is the largest one within it.
+   * The same text in other blocks gives the same cut: a budget past the text so far is tried
+   * only once more text came (`wait`) or the answer ended (`final`: then no cut there fits).
+   * A cut with all of the text does not fit (it is why the message is cut), so past the text
+   * by more than a cut's closer line no budget is needed.
    */
-  const cutToFit = (model: string): MessageCut | undefined => {
+  const cutToFit = (model: string, final: boolean): MessageCut | 'wait' | undefined => {
     const length = model.trimEnd().length;
     let budget = Math.min(maxMessageChars, length - 1);
     let cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget, windowStart);
     if (cut && fits(cut.text)) {
+      // Past the text so far a budget cuts where the last one within it does, or takes all
+      // of it (which does not fit), but for a code line whose closer did not fit yet: wait.
+      const atEnd = cutMessage(model, length - 1, windowStart);
       let low = budget + 1;
-      let high = length - 1;
+      let high = length - 1 + MIN_MAX_CHARS;
       while (low <= high) {
         const middle = (low + high) >>> 1;
-        const longer = cutMessage(model, middle, windowStart);
+        if (middle >= length && atEnd?.inFence && !final) return 'wait';
+        const longer = middle >= length ? atEnd : cutMessage(model, middle, windowStart);
         if (longer && fits(longer.text)) {
           cut = longer;
           low = middle + 1;
@@ -154,7 +158,8 @@ export function createRenderedEditPlanner({
     // Each round sends at least one character on, so the loop ends.
     for (let round = 0; !fits(finalText(open)) && round < 1e6; round++) {
       if (!final && fits(healMarkdown(finalText(open)))) return edits;
-      const cut = cutToFit(open.model);
+      const cut = cutToFit(open.model, final);
+      if (cut === 'wait') return edits;
       if (!cut || (cut.inParagraph && mayLeaveSpanOpen(cut.text))) {
         return [...edits, ...inPieces(blockText)];
       }
@@ -195,7 +200,9 @@ export function createRenderedEditPlanner({
     push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
       if (blockText === '') return [];
       if (open) return settle(joinBlock(open, blockText, origin, separator), blockText);
-      if (renderText(blockText).length === 0) return [];
+      // Nothing visible yet (live text's first piece may be a bare "```"): kept for the next
+      // block when blocks are one text (no separator), else it changes nothing.
+      if (renderText(blockText).length === 0 && separator !== '') return [];
       next('', '');
       return settle(startMessage(blockText, origin), blockText);
     },

@@ -18,6 +18,8 @@ export interface MessageCut {
    * line nor inside a code block), where an inline span (`**…**`, a link) may be open.
    */
   inParagraph: boolean;
+  /** The cut is inside a code block (closed in `text`, reopened in `rest`). */
+  inFence: boolean;
 }
 
 /**
@@ -63,5 +65,6 @@ export function cutMessage(
     text: first.text,
     rest: next.prefix + model.slice(end + next.lead.length),
     inParagraph: head.closer === '' && !/\n[ \t]*\n/.test(next.lead),
+    inFence: head.closer !== '',
   };
 }
