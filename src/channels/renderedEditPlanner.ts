@@ -50,7 +50,8 @@ function mayLeaveSpanOpen(cutText: string): boolean {
  *   markdown whose cut still fits once rendered, trimmed back to that cut (an `edit`, when it
  *   showed more), and the rest goes on in the next message; repeated while the rest does not
  *   fit. A message that passes the limit only by a `**` still open at its end waits for it
- *   to close.
+ *   to close, and a cut inside a code block for a few more characters (whether the next code
+ *   line still fits with its closer); meanwhile the message shows nothing new.
  * - A cut inside a paragraph that may leave an inline span open (`**`, a backtick, a link),
  *   which only the renderer closes and reopens, or no cut at all: then the block goes out in
  *   the pieces `renderMarkdown` cuts, one `send` per piece whose `text` is that piece's
@@ -113,13 +114,16 @@ export function createRenderedEditPlanner({
    * The cut of `model` that fits once rendered: the block rules' cut at the largest budget of
    * markdown (from `maxMessageChars` on) whose cut still fits, found by bisection; below it
    * (rendered longer than its markdown, a table's padding) budgets made smaller by the excess.
-   * The same text in other blocks gives the same cut: a budget past the text so far is tried
-   * only once more text came (`wait`) or the answer ended (`final`: then no cut there fits).
-   * A cut with all of the text does not fit (it is why the message is cut), so past the text
-   * by more than a cut's closer line no budget is needed.
+   * The same text in other blocks gives the same cut: a budget past the text so far cuts
+   * where the last one within it does (a cut taking all of the text does not fit: it is why
+   * the message is cut), but for a cut inside a code block, whose next code line may need the
+   * room of its closer: that waits for a few more characters (`wait`) unless `final`.
    */
   const cutToFit = (model: string, final: boolean): MessageCut | 'wait' | undefined => {
     const length = model.trimEnd().length;
+    // Rendered longer than its markdown (a table's padding) before the markdown passes the
+    // limit: the first budget is the limit, so more text decides.
+    if (length <= maxMessageChars && !final) return 'wait';
     let budget = Math.min(maxMessageChars, length - 1);
     let cut = budget < MIN_MAX_CHARS ? undefined : cutMessage(model, budget, windowStart);
     if (cut && fits(cut.text)) {
