@@ -7,6 +7,9 @@ import type { RenderFormat } from '../../src/render/types';
 import { markdownBlock } from '../render/renderArbitrary';
 import { renderingProblems } from '../render/renderChecks';
 
+/** Visible text without its whitespace (a cut may drop the whitespace around it). */
+const squash = (text: string) => text.replace(/\s+/g, '');
+
 function planAll(blocks: string[], maxMessageChars: number, separator = '\n\n'): MessageEdit[] {
   const planner = createMessageEditPlanner({ maxMessageChars, separator });
   return blocks.flatMap((text) => planner.push(text));
@@ -183,7 +186,7 @@ describe('toMessageEdits({ render })', () => {
     ]);
   });
 
-  it('every edit within the limit after rendering, each rendering valid, texts only grow (property)', () => {
+  it('every edit within the limit after rendering, each rendering valid, texts only grow but for the trim back to a cut (property)', () => {
     fc.assert(
       fc.property(
         fc.array(markdownBlock, { minLength: 1, maxLength: 6 }),
@@ -192,7 +195,9 @@ describe('toMessageEdits({ render })', () => {
         (blocks, format, maxMessageChars) => {
           const edits = plan(blocks, maxMessageChars, format);
           const lastText = new Map<number, string>();
-          for (const edit of edits) {
+          const lastPlain = new Map<number, string>();
+          const trimmed = new Set<number>();
+          edits.forEach((edit, index) => {
             const problems = renderingProblems(
               edit.text,
               format,
@@ -205,7 +210,16 @@ describe('toMessageEdits({ render })', () => {
               expect(edit.rendered).toEqual(
                 renderMarkdown(edit.text, format, { maxLength: maxMessageChars })[0],
               );
-              expect(edit.text.startsWith(lastText.get(edit.message)!)).toBe(true);
+              // A message is cut from its text: the one edit that does not grow it trims it
+              // back to its cut (what it shows, up to whitespace), as the next message starts.
+              expect(trimmed.has(edit.message)).toBe(false);
+              if (!edit.text.startsWith(lastText.get(edit.message)!)) {
+                trimmed.add(edit.message);
+                expect(edits[index + 1]).toMatchObject({ op: 'send', message: edit.message + 1 });
+                expect(
+                  squash(lastPlain.get(edit.message)!).startsWith(squash(edit.rendered!.plain)),
+                ).toBe(true);
+              }
             } else {
               // A send may be a piece of a long block (its text then the visible text): its form.
               expect(
@@ -213,7 +227,8 @@ describe('toMessageEdits({ render })', () => {
               ).toEqual([]);
             }
             lastText.set(edit.message, edit.text);
-          }
+            lastPlain.set(edit.message, edit.rendered!.plain);
+          });
         },
       ),
       { numRuns: 200, seed: 15 },

@@ -6,7 +6,7 @@
 // middle of the Go block. Teams 1:1 shows the model's text unchanged in one message; Slack shows
 // it unchanged across the streamed parts the byte budget (9000) makes, but for the closer and
 // opening line that close and reopen the Go block where a part ends inside it; on Telegram
-// each code block should be `pre` entities of its language, split only where a message is full.
+// each code block is `pre` entities of its language, split only where a message is full.
 // Runs over the project's own fixture always, and over the real capture when LLMRX_CORPUS_DIR is set.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -211,39 +211,35 @@ function longCodeBlockSpecs(name: string, sse: () => string) {
       }
     }, 30_000);
 
-    // Known defect in the message planner (see CHANGELOG): paced deltas lose the fence at a
-    // message boundary in live mode, and a pause mid-fence splits a block a message had room for.
-    it.failing(
-      'Telegram: each code block is pre entities of its language, split only when a message is full',
-      async () => {
-        const { api, chat } = await openChat.telegram();
-        try {
-          expectCompleted(await answer('telegram', live, events, chat));
-          const messages = api.chats.get('7') ?? [];
-          const limit = chat.transport.maxMessageChars ?? 4096;
-          const pieces = messages.flatMap((m) =>
-            preBlocks(m.text, m.entities).map((block) => ({
-              ...block,
-              messageLength: m.text.length,
-            })),
+    // Messages are cut from the text alone: paced deltas keep the fence at a message boundary
+    // in live mode, and a pause mid-fence splits no block a message had room for.
+    it('Telegram: each code block is pre entities of its language, split only when a message is full', async () => {
+      const { api, chat } = await openChat.telegram();
+      try {
+        expectCompleted(await answer('telegram', live, events, chat));
+        const messages = api.chats.get('7') ?? [];
+        const limit = chat.transport.maxMessageChars ?? 4096;
+        const pieces = messages.flatMap((m) =>
+          preBlocks(m.text, m.entities).map((block) => ({
+            ...block,
+            messageLength: m.text.length,
+          })),
+        );
+        for (const block of codeBlocks(text)) {
+          const own = pieces.filter(
+            (p) => p.code.trim() !== '' && block.code.includes(p.code.trim()),
           );
-          for (const block of codeBlocks(text)) {
-            const own = pieces.filter(
-              (p) => p.code.trim() !== '' && block.code.includes(p.code.trim()),
-            );
-            expect(own.map((p) => p.language)).toEqual(own.map(() => block.language));
-            expect(squash(own.map((p) => p.code).join(''))).toBe(squash(block.code));
-            // A piece that is not the block's last ends a message that could take no more.
-            for (const piece of own.slice(0, -1))
-              expect(piece.messageLength).toBeGreaterThan(limit - 200);
-          }
-          expect(messages.map((m) => m.text).join('')).not.toContain('```');
-        } finally {
-          await chat.close();
+          expect(own.map((p) => p.language)).toEqual(own.map(() => block.language));
+          expect(squash(own.map((p) => p.code).join(''))).toBe(squash(block.code));
+          // A piece that is not the block's last ends a message that could take no more.
+          for (const piece of own.slice(0, -1))
+            expect(piece.messageLength).toBeGreaterThan(limit - 200);
         }
-      },
-      30_000,
-    );
+        expect(messages.map((m) => m.text).join('')).not.toContain('```');
+      } finally {
+        await chat.close();
+      }
+    }, 30_000);
   });
 }
 

@@ -113,6 +113,15 @@ export const marbleOperators: Record<string, MarbleOperatorFactory> = {
         bufferChunk({ ...chunk, scheduler }),
         toMessageEdits(options as ToMessageEditsOptions),
       ),
+  // args.channel is channel()'s { name, ...overrides } (its timers on the test scheduler), the
+  // rest toMessageEdits' options: the bot path in blocks or live mode.
+  channelThenToMessageEdits:
+    ({ channel: { name, ...overrides }, ...options }, scheduler) =>
+    (source) =>
+      source.pipe(
+        channel(name, { ...overrides, scheduler }),
+        toMessageEdits(options as ToMessageEditsOptions),
+      ),
   // args are its options; the heartbeat runs on the test scheduler.
   toSseFrames: (options, scheduler) => toSseFrames({ ...options, scheduler }),
   // The event-log entries (recordThenFollow, …): see relayMarbleOperators.ts.

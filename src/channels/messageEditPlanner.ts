@@ -1,109 +1,25 @@
-import { renderMessages } from '../render/renderMarkdown';
-import type { RenderFormat, RenderedMessage } from '../render/types';
 import type { BlockOrigin } from '../chunking/blockOrigin';
 import { MIN_MAX_CHARS } from '../chunking/chunkingOptions';
 import { cutMessage } from '../chunking/messageCut';
+import type {
+  MessageEdit,
+  MessageEditPlanner,
+  MessageEditPlannerOptions,
+  MessageStep,
+} from './messageSteps';
+import { finalText, joinBlock, startMessage, type OpenMessage } from './openMessage';
+import { createRenderedEditPlanner } from './renderedEditPlanner';
 import { splitToFit } from './splitToFit';
 
+export type {
+  MessageEdit,
+  MessageEditPlanner,
+  MessageEditPlannerOptions,
+  MessageEnd,
+  MessageStep,
+  ToolStatus,
+} from './messageSteps';
 export { splitToFit } from './splitToFit';
-import type { TerminalEvent } from '../events';
-/** One step for a bot that edits messages in place: send a new message, or edit one already sent. */
-export interface MessageEdit {
-  /** `send` starts message `message`; `edit` replaces its text. */
-  op: 'send' | 'edit';
-  /** Which message: 0 for the first one sent, then 1, 2, … */
-  message: number;
-  /** The whole text of that message so far (never only the new part). */
-  text: string;
-  /** With `toMessageEdits({ render })`: that text rendered for the chat app. */
-  rendered?: RenderedMessage;
-  /**
-   * With `channel(name, { progress: true })`: every tool of the answer so far and its status,
-   * for the transport to show its own way beside `text` (a status line, task cards). Never
-   * part of `text`, never persisted in the final message.
-   */
-  progress?: ToolStatus[];
-}
-
-/** A tool as a chat shows it: a `progress` event without its type. */
-export interface ToolStatus {
-  id: string;
-  name: string;
-  status: 'running' | 'done' | 'error';
-  title?: string;
-}
-
-/**
- * The last step of `toMessageEdits`: the answer ended, with `terminal` (the stream's terminal
- * event, as it came). `silent`: the reply was a silent token (`NO_REPLY`), nothing is shown.
- */
-export interface MessageEnd {
-  op: 'end';
-  terminal: TerminalEvent;
-  silent?: true;
-}
-
-/** What `toMessageEdits` emits and `deliver` takes: the edits of an answer, then its end. */
-export type MessageStep = MessageEdit | MessageEnd;
-
-/** Settings of {@link createMessageEditPlanner}. */
-export interface MessageEditPlannerOptions {
-  /** The platform's limit for one message (e.g. Telegram 4096). */
-  maxMessageChars: number;
-  /** Put between two blocks in one message when the model's text between them is not known. */
-  separator: string;
-  /** Render each message for a chat app; the limit then counts rendered length. */
-  render?: RenderFormat;
-}
-
-/** The message being grown: the model's text so far (to join the next block to) and what it shows. */
-interface OpenMessage {
-  /** The model's text (with the first block's reopen line or table header), untrimmed. */
-  model: string;
-  /** What the message shows while it may still grow: each next text starts with it. */
-  text: string;
-  /** The chunker's closer of a fence cut at the message's end, shown once the message closes. */
-  closer: string;
-}
-
-/** The message's text once it closes. */
-const finalText = (open: OpenMessage) => open.text + open.closer;
-
-/**
- * The message once `blockText` joins it. A block that continues the same text part (its
- * `origin` says so) is joined as the model wrote it: the previous block's closer and this
- * block's reopen line go, the model's own text between them comes back. Any other block (a
- * new text part, a block made by hand) follows the message's final text after `separator`.
- */
-export function joinBlock(
-  open: OpenMessage,
-  blockText: string,
-  origin: BlockOrigin | undefined,
-  separator: string,
-): OpenMessage {
-  if (origin?.continues) {
-    const model = open.model + origin.lead + origin.body;
-    return { model, text: model.trimEnd(), closer: origin.closer };
-  }
-  const before = finalText(open) + separator;
-  const start = startMessage(blockText, origin);
-  return { model: before + start.model, text: before + start.text, closer: start.closer };
-}
-
-/** A message that starts with the block: its text as the chunker made it, the closer held. */
-function startMessage(blockText: string, origin: BlockOrigin | undefined): OpenMessage {
-  if (!origin) return { model: blockText, text: blockText, closer: '' };
-  const model = origin.prefix + origin.body;
-  return { model, text: model.trimEnd(), closer: origin.closer };
-}
-
-/** What {@link createMessageEditPlanner} returns. */
-export interface MessageEditPlanner {
-  /** The sends and edits that show the block. */
-  push(blockText: string, origin?: BlockOrigin): MessageEdit[];
-  /** The answer ended: the edit that closes a fence cut at the last message's end, if any. */
-  close(): MessageEdit[];
-}
 
 /**
  * The pure core of `toMessageEdits` (no RxJS): state for one reply. `push(blockText, origin?)`
@@ -212,65 +128,6 @@ export function createMessageEditPlanner({
       if (open) return settle(joinBlock(open, blockText, origin, separator));
       next('', '');
       return settle(startMessage(blockText, origin));
-    },
-    close,
-  };
-}
-
-/**
- * The planner with rendering: every edit carries `rendered` (the message's markdown, `text`,
- * rendered for `render`), and a block fits when the rendered message, closed, stays within
- * `maxMessageChars` as `renderMarkdown` counts it.
- *
- * - A block whose rendering alone needs several messages is sent as `renderMarkdown` splits
- *   it: one `send` per piece, whose `text` is that piece's visible text. The next block starts
- *   a new message (a piece is never edited).
- * - A block with nothing visible changes nothing.
- */
-export function createRenderedEditPlanner({
-  maxMessageChars,
-  separator,
-  render,
-}: MessageEditPlannerOptions & { render: RenderFormat }): MessageEditPlanner {
-  let message = -1;
-  // The markdown of the current message; undefined when it is a piece of a split block.
-  let open: OpenMessage | undefined;
-  const renderText = (markdown: string) =>
-    renderMessages(markdown, render, { maxLength: maxMessageChars });
-  const shown = (op: 'send' | 'edit', text: string, rendered?: RenderedMessage): MessageEdit => ({
-    op,
-    message: op === 'send' ? ++message : message,
-    text,
-    rendered: rendered ?? renderText(text)[0].rendered,
-  });
-  const close = (): MessageEdit[] => {
-    if (!open?.closer) return [];
-    open = { ...open, text: finalText(open), closer: '' };
-    return [shown('edit', open.text)];
-  };
-
-  return {
-    push(blockText: string, origin?: BlockOrigin): MessageEdit[] {
-      if (blockText === '') return [];
-      if (open) {
-        const joined = joinBlock(open, blockText, origin, separator);
-        const messages = renderText(finalText(joined));
-        if (messages.length === 1) {
-          open = joined;
-          return [shown('edit', joined.text, joined.closer ? undefined : messages[0].rendered)];
-        }
-      }
-      const messages = renderText(blockText);
-      if (messages.length === 0) return [];
-      const edits = close();
-      if (messages.length === 1) {
-        open = startMessage(blockText, origin);
-        edits.push(shown('send', open.text, open.closer ? undefined : messages[0].rendered));
-        return edits;
-      }
-      open = undefined;
-      for (const { rendered, plain } of messages) edits.push(shown('send', plain, rendered));
-      return edits;
     },
     close,
   };

@@ -75,8 +75,8 @@ const ToMessageEditsOptions = z
  *   last paragraph break, else line break, sentence end, whitespace in the second half of the
  *   limit; never inside a table row; a heading kept with its section; a cut fence closed and
  *   reopened with its info string), trimmed back to that cut with an `edit` if it showed more,
- *   and the rest goes on in the next message. (Below 16 characters, and with `render`, a block
- *   that does not fit starts the next message, split at whitespace when it alone is too long.)
+ *   and the rest goes on in the next message. (Below 16 characters, a block that does not fit
+ *   starts the next message, split at whitespace when it alone is too long.)
  * - `progress` events (`channel(name, { progress: true })`) repeat the current message's last
  *   edit with `progress`: every tool of the answer and its status; later edits carry it too.
  *   Before any text they open message 0 with an empty `text`. The transports show it their
@@ -93,9 +93,13 @@ const ToMessageEditsOptions = z
  * - Everything else (text deltas, reasoning, tool events) is dropped: this is the sink-side
  *   mapping. Subscribe to the events themselves (`share()`) for a typing indicator.
  * - With `render` (any `renderMarkdown` format, `telegram-rich` included), each edit also
- *   carries `rendered` (its text as `renderMarkdown` renders it), and a block fits when the
- *   rendered message stays within `maxMessageChars`; a block too long for one message is sent
- *   in the pieces `renderMarkdown` cuts (each `text` then that piece's visible text).
+ *   carries `rendered` (its text as `renderMarkdown` renders it), and a message fits when it
+ *   renders into one message within `maxMessageChars`. It is cut by the same rules, from its
+ *   text alone, at the largest budget of markdown whose cut still fits once rendered (a cut
+ *   code block is one `pre` of its language in each message). Only when the cut falls inside
+ *   a paragraph with a `**`, a backtick or a link open at it (no blank line in reach) is the
+ *   block sent in the pieces `renderMarkdown` cuts (each `text` then that piece's visible
+ *   text).
  *
  * @example
  * Send the edits with `deliver`: one call at a time, at the app's pace, the final text always,

@@ -13,6 +13,13 @@ export interface MessageCut {
   text: string;
   /** The model's text after the cut, after the lines that reopen a cut fence or table. */
   rest: string;
+  /**
+   * The cut is inside a paragraph (at a line break, a sentence end or a space; not at a blank
+   * line nor inside a code block), where an inline span (`**…**`, a link) may be open.
+   */
+  inParagraph: boolean;
+  /** The cut is inside a code block (closed in `text`, reopened in `rest`). */
+  inFence: boolean;
 }
 
 /**
@@ -30,11 +37,18 @@ export interface MessageCut {
  * ```
  * @param model - the message's model text (with the lines that reopen what the last cut cut)
  * @param maxChars - the message limit (≥ 16)
+ * @param minChars - where the cut's window starts (the break of the best kind at or after it
+ *   is taken): a fixed one makes a larger `maxChars` never cut earlier @defaultValue half of
+ *   `maxChars`
  */
-export function cutMessage(model: string, maxChars: number): MessageCut | undefined {
+export function cutMessage(
+  model: string,
+  maxChars: number,
+  minChars = Math.floor(maxChars / 2),
+): MessageCut | undefined {
   if (maxChars < MIN_MAX_CHARS || model.trimEnd().length <= maxChars) return undefined;
   const chunker = createBlockChunker({
-    minChars: Math.floor(maxChars / 2),
+    minChars: Math.min(minChars, maxChars),
     maxChars,
     mode: 'end',
   });
@@ -47,5 +61,10 @@ export function cutMessage(model: string, maxChars: number): MessageCut | undefi
   const end = model.startsWith(head.body, start)
     ? start + head.body.length
     : model.indexOf(head.body) + head.body.length;
-  return { text: first.text, rest: next.prefix + model.slice(end + next.lead.length) };
+  return {
+    text: first.text,
+    rest: next.prefix + model.slice(end + next.lead.length),
+    inParagraph: head.closer === '' && !/\n[ \t]*\n/.test(next.lead),
+    inFence: head.closer !== '',
+  };
 }

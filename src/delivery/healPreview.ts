@@ -1,29 +1,11 @@
 // Previews of an unfinished message, healed: the markdown the model has not closed yet (a `**`,
 // a backtick, a half link) is closed for the preview, so a chat never shows raw markers and
 // Telegram never rejects its entities. Only previews: a message's final text is never healed.
-import remend from 'remend';
 import type { MessageEdit } from '../channels/messageEditPlanner';
+import { healMarkdown } from '../render/healMarkdown';
 import { withStatusLine } from './statusLine';
 
-/**
- * The markdown of an unfinished message with its open markers closed (by `remend`, the healer
- * of streamdown): `**wor` → `**wor**`, `` `co `` → `` `co` ``, `[the do` → `the do` (a link
- * without its address shows its text only), `Hello **` → `Hello ` (nothing to close yet). An
- * open fence is left to the renderers, which close it themselves.
- *
- * @example
- * ```ts
- * healMarkdown('Hello **wor'); // 'Hello **wor**'
- * ```
- * @param markdown - the message's text so far
- */
-export function healMarkdown(markdown: string): string {
-  // An opener with nothing after it yet (`Hello **`) has nothing to close: it waits unseen.
-  const healed = remend(markdown, { linkMode: 'text-only', images: false, katex: false });
-  return healed.replace(DANGLING_OPENER, '$1');
-}
-
-const DANGLING_OPENER = /(^|\s)[*_~`]+$/;
+export { healMarkdown } from '../render/healMarkdown';
 
 /**
  * The preview of `edit` (a send or an edit of a message still growing): its text healed by
