@@ -177,7 +177,7 @@ describe('the reports', () => {
       attempts: 1,
       notModified: true,
     });
-    const warnings = [{ code: 'possible-duplicate' as const, message: 'maybe twice' }];
+    const warnings = [{ code: 'plain-text-fallback' as const, message: 'sent as plain text' }];
     expect(deliveredReport(call('finish'), warnings)).toStrictEqual({
       type: 'finished',
       message: 2,

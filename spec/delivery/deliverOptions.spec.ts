@@ -108,13 +108,15 @@ describe('parseDeliverOptions', () => {
     expectRefused(options, `deliver: invalid options\n${issue}`);
   });
 
-  it.each([
+  const read = async (): Promise<[]> => [];
+  const write = async (): Promise<void> => undefined;
+  it.each<[string, unknown]>([
     ['an empty object', {}],
     ['null', null],
-    ['read only', { read: async () => [] }],
-    ['write only', { write: async () => undefined }],
-    ['a read that is no function', { read: [], write: async () => undefined }],
-    ['a write that is no function', { read: async () => [], write: 'x' }],
+    ['read only', { read }],
+    ['write only', { write }],
+    ['a read that is no function', { read: [], write }],
+    ['a write that is no function', { read, write: 'x' }],
   ])('refuses a ledger that is %s', (_what, ledger) => {
     expectRefused(
       { ledger, key: 'k' },

@@ -33,20 +33,20 @@ describe('messagePieces', () => {
   });
 
   it('a rendering for its format as it is when it fits, exactly at maxChars too', () => {
-    const rendered = { format: 'whatsapp' as const, text: 'x'.repeat(40) };
+    const rendered = { format: 'whatsapp' as const, text: 'x'.repeat(40), plain: 'x'.repeat(40) };
     expect(messagePieces(edit('ignored', { rendered }), options)).toEqual(['x'.repeat(40)]);
   });
 
   it('a longer rendering split at spaces, never truncated', () => {
     const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
-    const rendered = { format: 'whatsapp' as const, text };
+    const rendered = { format: 'whatsapp' as const, text, plain: text };
     const pieces = messagePieces(edit('ignored', { rendered }), options);
     expect(pieces).toEqual(splitToFit(text, 40));
     expect(pieces).toEqual(['alpha beta gamma delta epsilon zeta eta', 'theta iota kappa']);
   });
 
   it('a rendering for another format: a permanent DeliveryError naming the render option', () => {
-    const rendered = { format: 'slack' as const, text: '*x*' };
+    const rendered = { format: 'slack' as const, text: '*x*', plain: 'x' };
     let thrown: unknown;
     try {
       messagePieces(edit('x', { rendered }), options);
