@@ -30,14 +30,25 @@ const folders = (process.env.LLMRX_MUTATION_FOLDERS || Object.keys(specsFor).joi
   .split(',')
   .filter((folder) => folder in specsFor);
 
+// LLMRX_MUTATION_SPECS (spec files under spec/, comma-separated) replaces those specs and the
+// marble runner: a module that every marble of deliver and every delivery spec reaches (the
+// reports, the notices) runs minutes per mutant otherwise. Its score is then a lower bound.
+const namedSpecs = (process.env.LLMRX_MUTATION_SPECS || '')
+  .split(',')
+  .map((spec) => spec.trim())
+  .filter((spec) => spec !== '');
+
 /** @type {import('jest').Config} */
 module.exports = {
   ...base,
   moduleNameMapper: { ...base.moduleNameMapper, '^remend$': packageFile('remend/dist/index.js') },
-  testMatch: [
-    '<rootDir>/spec/marbles.spec.ts',
-    ...folders.flatMap((folder) => specsFor[folder].map((glob) => `<rootDir>/spec/${glob}`)),
-  ],
+  testMatch:
+    namedSpecs.length > 0
+      ? namedSpecs.map((spec) => `<rootDir>/spec/${spec}`)
+      : [
+          '<rootDir>/spec/marbles.spec.ts',
+          ...folders.flatMap((folder) => specsFor[folder].map((glob) => `<rootDir>/spec/${glob}`)),
+        ],
   // The suite's own timeout: a mutant that loops is Stryker's to time out (timeoutMS).
   testTimeout: 30000,
 };
