@@ -220,6 +220,37 @@ describe('createAnswer', () => {
     expect(answer.ended).toBe(true);
   });
 
+  it('keeps the higher message when a lower one changes after it', () => {
+    const answer = createAnswer({}, defaultNotice);
+    answer.seen(edit(0, 'first'));
+    answer.seen(edit(1, 'second'));
+    answer.seen(edit(0, 'first, later'));
+    expect(answer.end(incomplete('length'), false)).toEqual({
+      op: 'edit',
+      message: 1,
+      text: 'second\n\n… (cut at the length limit)',
+    });
+  });
+
+  it('an aborted end the user did not ask for (no stop signal, or one not aborted) is incomplete, not stopped', () => {
+    for (const transport of [{}, { stopSignal: new AbortController().signal }]) {
+      const answer = createAnswer(transport, defaultNotice);
+      answer.seen(edit(0, 'x'));
+      expect(answer.end(incomplete('aborted'), false)).toEqual({
+        op: 'edit',
+        message: 0,
+        text: 'x\n\n⚠️ The answer was cut off.',
+      });
+      expect(answer.report()).toStrictEqual({
+        type: 'answer',
+        outcome: 'incomplete',
+        messages: 0,
+        delivered: true,
+        reason: 'aborted',
+      });
+    }
+  });
+
   it('no notice for a completed answer, nor with notice false, nor an empty one', () => {
     const quiet = createAnswer({}, defaultNotice);
     quiet.seen(edit(0, 'x'));

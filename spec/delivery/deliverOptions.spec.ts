@@ -117,6 +117,7 @@ describe('parseDeliverOptions', () => {
     ['write only', { write }],
     ['a read that is no function', { read: [], write }],
     ['a write that is no function', { read, write: 'x' }],
+    ['a function with read and write', Object.assign(() => undefined, { read, write })],
   ])('refuses a ledger that is %s', (_what, ledger) => {
     expectRefused(
       { ledger, key: 'k' },
