@@ -228,6 +228,107 @@ describe('createCallBudget', () => {
     ]);
   });
 
+  it('without shared gates: its chat gates only', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const budget = createCallBudget([createCallGate(1, 1000)], undefined, scheduler);
+    const turns: number[] = [];
+    budget.whenReady(() => (turns.push(scheduler.now()), budget.answered()));
+    budget.whenReady(() => (turns.push(scheduler.now()), budget.answered()));
+    scheduler.flush();
+    expect(turns).toEqual([0, 1001]);
+  });
+
+  it('a call that never answers: the next waits, and no timer runs meanwhile', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const budget = createCallBudget([createCallGate(1, 1000)], [], scheduler);
+    const turns: string[] = [];
+    budget.whenReady(() => turns.push('a'));
+    budget.whenReady(() => turns.push('b'));
+    scheduler.flush();
+    expect(turns).toEqual(['a']);
+    expect(scheduler.now()).toBe(0);
+  });
+
+  it('an abort after the turn changes nothing: no onAbort, the next waiter keeps its place', () => {
+    const { scheduler, turns, ask } = setup();
+    const controller = new AbortController();
+    const aborted: unknown[] = [];
+    ask('a', { signal: controller.signal, onAbort: (reason) => aborted.push(reason) });
+    ask('b');
+    ask('c');
+    controller.abort('late');
+    scheduler.flush();
+    expect(aborted).toEqual([]);
+    expect(turns).toEqual([
+      ['a', 0],
+      ['b', 1001],
+      ['c', 2002],
+    ]);
+  });
+
+  it('is not idle while a call waits on a shared gate, nor while one of its chat gates counts a call', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const token = createCallGate(1, 1000);
+    const other = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    const budget = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    other.whenReady(() => undefined);
+    budget.whenReady(() => undefined);
+    expect(budget.idle()).toBe(false);
+
+    const busy = createCallGate(1, 1000);
+    const two = createCallBudget([createCallGate(5, 1000), busy], [], scheduler);
+    busy.take();
+    expect(two.idle()).toBe(false);
+  });
+
+  it('calls of one budget go in the order asked, a first call behind a call asked before it', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const token = createCallGate(1, 1000);
+    const other = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    const budget = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    const turns: Array<[string, number]> = [];
+    other.whenReady(() => turns.push(['other', scheduler.now()]));
+    budget.whenReady(() => (turns.push(['edit', scheduler.now()]), budget.answered()));
+    budget.whenReady(() => (turns.push(['first', scheduler.now()]), budget.answered()), {
+      first: true,
+    });
+    scheduler.schedule(() => other.answered(), 100);
+    scheduler.flush();
+    expect(turns).toEqual([
+      ['other', 0],
+      ['edit', 1101],
+      ['first', 2102],
+    ]);
+  });
+
+  it("a first call whose own chat cannot go claims nothing: another budget's call goes", () => {
+    for (const blocked of ['held', 'one gate full'] as const) {
+      const scheduler = new VirtualTimeScheduler();
+      const token = createCallGate(1, 1000);
+      const full = createCallGate(1, 1000);
+      const fresh = createCallBudget([createCallGate(5, 1000), full], [token], scheduler);
+      const busy = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+      if (blocked === 'held') fresh.hold(5000);
+      else full.take();
+      const turns: Array<[string, number]> = [];
+      fresh.whenReady(() => turns.push(['fresh', scheduler.now()]), { first: true });
+      busy.whenReady(() => (turns.push(['busy', scheduler.now()]), busy.answered()));
+      scheduler.flush();
+      expect(turns[0]).toEqual(['busy', 0]);
+    }
+  });
+
+  it("readyIn: a budget's next call waits while another's first call claims the shared gate", () => {
+    const scheduler = new VirtualTimeScheduler();
+    const token = createCallGate(1, 1000);
+    const fresh = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    const busy = createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    token.holdUntil(500);
+    expect(busy.readyIn()).toBe(500);
+    fresh.whenReady(() => undefined, { first: true });
+    expect(busy.readyIn()).toBe(Infinity);
+  });
+
   it('run: waits its turn, resolves with the call, counts the answer even when the call fails', async () => {
     const scheduler = new VirtualTimeScheduler();
     const budget = createCallBudget([createCallGate(1, 1000)], [], scheduler);
