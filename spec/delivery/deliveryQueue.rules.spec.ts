@@ -60,6 +60,24 @@ describe('createDeliveryQueue: a send that answers after a higher message arrive
   });
 });
 
+describe('createDeliveryQueue: a finish in flight when the source ends', () => {
+  it('once it went through (and the next send was given up), nothing is left to do', () => {
+    const queue = createDeliveryQueue({ finishes: true });
+    queue.push(edit(0, 'A', 'send'));
+    queue.delivered(queue.next()!, 'ref-0');
+    queue.push(edit(1, 'B', 'send'));
+    const finish = queue.next()!;
+    const send = queue.next()!;
+    expect([finish.op, send.op]).toEqual(['finish', 'send']);
+    queue.closeAll();
+    queue.delivered(finish);
+    queue.giveUp(send);
+    expect(queue.hasWork()).toBe(false);
+    expect(queue.nextOp()).toBeUndefined();
+    expect(queue.next()).toBeUndefined();
+  });
+});
+
 describe('createDeliveryQueue: failures', () => {
   it('counts only the failures retried as counted', () => {
     const queue = createDeliveryQueue();
@@ -180,6 +198,15 @@ describe('createDeliveryQueue: a reply resumed from the ledger', () => {
     queue.push(edit(1, 'B', 'send'));
     const next = queue.next()!;
     expect([next.message, next.op]).toEqual([0, 'finish']);
+  });
+
+  it('a restored text pushed after a higher message closed it is finished first', () => {
+    const queue = createDeliveryQueue({ finishes: true });
+    queue.restore([entry]);
+    queue.push(edit(1, 'B', 'send'));
+    queue.push(edit(0, 'Hello'));
+    const next = queue.next()!;
+    expect([next.message, next.op, next.edit.text]).toEqual([0, 'finish', 'Hello']);
   });
 
   it('a restored finished message is not finished again', () => {
