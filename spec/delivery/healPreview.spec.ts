@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { healMarkdown, healPreview } from '../../src/delivery/healPreview';
+import { healMarkdown, healPreview, previewOf } from '../../src/delivery/healPreview';
 import { renderMarkdown } from '../../src/render/renderMarkdown';
 import type { RenderFormat } from '../../src/render/types';
 
@@ -39,8 +39,34 @@ describe('healMarkdown', () => {
     ['a ~~b', 'a ~~b~~'],
     ['Hello **', 'Hello '],
     ['**done** and more', '**done** and more'],
+    // Block math is not closed (katex off): `$$` shows as written in a chat.
+    ['math $$x + y', 'math $$x + y'],
+    ['a [b', 'a b'],
+    ['Hello *', 'Hello '],
+    ['a _', 'a '],
+    ['x ~', 'x '],
+    ['a `', 'a '],
+    ['**', ''],
   ])('%j → %j', (unfinished, healed) => {
     expect(healMarkdown(unfinished)).toBe(healed);
+  });
+});
+
+describe('previewOf', () => {
+  it('heals the text, then adds the status line within maxChars', () => {
+    const progress = [{ id: 'f', name: 'fetch', status: 'running' as const }];
+    expect(previewOf({ op: 'edit', message: 0, text: 'Hi **th', progress }, 100)).toEqual({
+      op: 'edit',
+      message: 0,
+      text: 'Hi **th**\n\n⏳ fetch…',
+      progress,
+    });
+    expect(previewOf({ op: 'edit', message: 0, text: 'Hi **th', progress }, 12)).toEqual({
+      op: 'edit',
+      message: 0,
+      text: 'Hi **th**',
+      progress,
+    });
   });
 });
 

@@ -28,6 +28,28 @@ describe('statusLineOf', () => {
     expect(line.length).toBeLessThanOrEqual(STATUS_LINE_MAX_CHARS);
     expect(line).toMatch(/ \+\d+ more…$/);
   });
+
+  it('joins running tools with commas, shows a title before a name, and nothing for no tools', () => {
+    const titled = { ...tool('b', 'running'), title: 'Reading the page' };
+    expect(statusLineOf([tool('a', 'running'), titled], true)).toBe('⏳ a, Reading the page…');
+    expect(statusLineOf([titled], false)).toBe('⏳ Reading the page');
+    expect(statusLineOf(undefined, false)).toBe('');
+    expect(statusLineOf([], false)).toBe('');
+  });
+
+  it('leaves the names as they are without markdown', () => {
+    expect(statusLineOf([tool('web_search', 'running')], true, false)).toBe('⏳ web_search…');
+    expect(statusLineOf([tool('a*b', 'done')], false, false)).toBe('✓ a*b');
+  });
+
+  it('takes a line of exactly the budget; past it, fewer names and then the count of tools', () => {
+    const exact = tool('x'.repeat(STATUS_LINE_MAX_CHARS - 2), 'done');
+    expect(statusLineOf([exact], false)).toBe(`✓ ${'x'.repeat(STATUS_LINE_MAX_CHARS - 2)}`);
+    const longer = tool('x'.repeat(STATUS_LINE_MAX_CHARS - 1), 'done');
+    expect(statusLineOf([longer], false)).toBe('1 tools');
+    const running = tool('y'.repeat(STATUS_LINE_MAX_CHARS), 'running');
+    expect(statusLineOf([running, running], true)).toBe('⏳ 2 tools…');
+  });
 });
 
 describe('withStatusLine', () => {
@@ -42,5 +64,23 @@ describe('withStatusLine', () => {
     expect(withStatusLine(edit, 7)).toBe(edit);
     const done = { ...edit, progress: [tool('f', 'done')] };
     expect(withStatusLine(done, 100)).toBe(done);
+  });
+
+  it('takes a text of exactly maxChars with its line', () => {
+    expect(withStatusLine(edit, 8)).toEqual({ ...edit, text: 'Hi\n\n⏳ f…' });
+  });
+
+  it('with no text yet (only whitespace), the line of every tool is the text', () => {
+    const progress = [tool('f', 'running'), tool('g', 'done')];
+    expect(withStatusLine({ ...edit, text: ' \n', progress }, 100)).toEqual({
+      ...edit,
+      progress,
+      text: '⏳ f · ✓ g',
+    });
+    expect(withStatusLine({ ...edit, text: '', progress }, 100)).toEqual({
+      ...edit,
+      progress,
+      text: '⏳ f · ✓ g',
+    });
   });
 });
