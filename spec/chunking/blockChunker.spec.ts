@@ -137,6 +137,29 @@ describe('createBlockChunker: where a cut goes', () => {
     ]);
   });
 
+  it('cuts at a break exactly maxChars into the block, with more breaks after it', () => {
+    expect(
+      blocksOf({ minChars: 5, maxChars: 16, mode: 'end' }, ['sixteen chars ok and more']),
+    ).toEqual(['sixteen chars ok', 'and more']);
+  });
+
+  it('cuts hard at maxChars rather than at a break below minChars', () => {
+    const text = `a ${'b'.repeat(25)} c`;
+    expect(blocksOf({ minChars: 5, maxChars: 16, mode: 'end' }, [text])).toEqual([
+      `a ${'b'.repeat(14)}`,
+      `${'b'.repeat(11)} c`,
+    ]);
+  });
+
+  it('flushOnParagraph cuts at a paragraph break exactly minChars in, the first of two', () => {
+    const chunker = createBlockChunker({ minChars: 5, maxChars: 40, flushOnParagraph: true });
+    expect(chunker.append('Hello\n\nworld and more\n\nend')).toEqual([
+      { text: 'Hello', reason: 'paragraph' },
+      { text: 'world and more', reason: 'paragraph' },
+    ]);
+    expect(chunker.end('end')).toEqual([{ text: 'end', reason: 'end' }]);
+  });
+
   it('cuts a long text the same way from its first block to its last', () => {
     // 2000 words: thousands of breaks are stored and let go of while the blocks are cut.
     const chunker = createBlockChunker({ minChars: 10, maxChars: 20, mode: 'end' });
