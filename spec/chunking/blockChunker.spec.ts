@@ -185,6 +185,12 @@ describe('createBlockChunker: streaming', () => {
     expect(chunker.end('end')).toEqual([{ text: 'line two', reason: 'end' }]);
   });
 
+  it('cuts early at no break below minChars', () => {
+    const chunker = createBlockChunker({ minChars: 10, maxChars: 100 });
+    expect(chunker.append('Hi.\n\nThere is more to say')).toEqual([]);
+    expect(chunker.end('end')).toEqual([{ text: 'Hi.\n\nThere is more to say', reason: 'end' }]);
+  });
+
   it('holds nothing in mode end until the end, even past maxChars', () => {
     const chunker = createBlockChunker({ minChars: 5, maxChars: 16, mode: 'end' });
     expect(chunker.append('alpha beta gamma delta epsilon')).toEqual([]);
