@@ -111,6 +111,12 @@ describe('createMarkdownScanner', () => {
     expect(scanned(`Yes. ${abbreviation}x. more`).sentence).toEqual([4, 7 + abbreviation.length]);
   });
 
+  it('reads "?" as a sentence end, and a word with a sign inside as no abbreviation', () => {
+    expect(scanned('Why? Then').sentence).toEqual([4]);
+    // Signs next to the letters in the character table are no letters and no dots.
+    expect(scanned('Yes e{g. e[g. e-g. e0g. x').sentence).toEqual([8, 13, 18, 23]);
+  });
+
   it('reads a word longer than six letters as a word, whatever it starts with', () => {
     expect(scanned('About approximately. Then').sentence).toEqual([20]);
     expect(scanned('Done approxim. Then').sentence).toEqual([14]);
