@@ -40,6 +40,19 @@ describe('createBlockChunker: where a cut goes', () => {
     ]);
   });
 
+  it('ends a sentence after a longer word that starts with an abbreviation', () => {
+    // "approx" is an abbreviation; "approximately" is a word.
+    const text = 'It took approximately. Then more words came';
+    expect(blocksOf({ minChars: 5, maxChars: 30 }, [text])).toEqual([
+      'It took approximately.',
+      'Then more words came',
+    ]);
+    expect(blocksOf({ minChars: 5, maxChars: 30 }, characters(text))).toEqual([
+      'It took approximately.',
+      'Then more words came',
+    ]);
+  });
+
   it('keeps closing quotes and brackets with their sentence', () => {
     expect(blocksOf({ minChars: 5, maxChars: 20 }, ['He said "stop." Then it went on.'])).toEqual([
       'He said "stop."',
@@ -107,6 +120,54 @@ describe('createBlockChunker: where a cut goes', () => {
     ]);
   });
 
+  it('cuts at a break exactly minChars into the block, the only one in reach', () => {
+    const word = 'abcdefghijklmno'; // 15 characters: each break is at minChars
+    const text = `${word} ${word} ${word}`;
+    expect(blocksOf({ minChars: 15, maxChars: 20, mode: 'end' }, [text])).toEqual([
+      word,
+      word,
+      word,
+    ]);
+    const chunker = createBlockChunker({ minChars: 15, maxChars: 20 });
+    const sent = characters(text).flatMap((char) => chunker.append(char));
+    expect([...sent, ...chunker.end('end')]).toEqual([
+      { text: word, reason: 'size' },
+      { text: word, reason: 'size' },
+      { text: word, reason: 'end' },
+    ]);
+  });
+
+  it('cuts at a break exactly maxChars into the block, with more breaks after it', () => {
+    expect(
+      blocksOf({ minChars: 5, maxChars: 16, mode: 'end' }, ['sixteen chars ok and more']),
+    ).toEqual(['sixteen chars ok', 'and more']);
+  });
+
+  it('cuts hard at maxChars rather than at a break below minChars', () => {
+    const text = `a ${'b'.repeat(25)} c`;
+    expect(blocksOf({ minChars: 5, maxChars: 16, mode: 'end' }, [text])).toEqual([
+      `a ${'b'.repeat(14)}`,
+      `${'b'.repeat(11)} c`,
+    ]);
+  });
+
+  it('flushOnParagraph cuts at a paragraph break exactly minChars in, the first of two', () => {
+    const chunker = createBlockChunker({ minChars: 5, maxChars: 40, flushOnParagraph: true });
+    expect(chunker.append('Hello\n\nworld and more\n\nend')).toEqual([
+      { text: 'Hello', reason: 'paragraph' },
+      { text: 'world and more', reason: 'paragraph' },
+    ]);
+    expect(chunker.end('end')).toEqual([{ text: 'end', reason: 'end' }]);
+  });
+
+  it('cuts a long text the same way from its first block to its last', () => {
+    // 2000 words: thousands of breaks are stored and let go of while the blocks are cut.
+    const chunker = createBlockChunker({ minChars: 10, maxChars: 20, mode: 'end' });
+    chunker.append('word '.repeat(2000));
+    const blocks = chunker.end('end').map((block) => block.text);
+    expect(blocks).toEqual(Array.from({ length: 500 }, () => 'word word word word'));
+  });
+
   it('trims whitespace at cuts but keeps the indentation of a block’s first line', () => {
     expect(blocksOf({ minChars: 5, maxChars: 20 }, ['para text\n\n    indented code'])).toEqual([
       'para text',
@@ -122,6 +183,12 @@ describe('createBlockChunker: streaming', () => {
     const chunker = createBlockChunker({ minChars: 5, maxChars: 100, breakPreference: 'newline' });
     expect(chunker.append(text)).toEqual([{ text: 'line one is here', reason: 'size' }]);
     expect(chunker.end('end')).toEqual([{ text: 'line two', reason: 'end' }]);
+  });
+
+  it('cuts early at no break below minChars', () => {
+    const chunker = createBlockChunker({ minChars: 10, maxChars: 100 });
+    expect(chunker.append('Hi.\n\nThere is more to say')).toEqual([]);
+    expect(chunker.end('end')).toEqual([{ text: 'Hi.\n\nThere is more to say', reason: 'end' }]);
   });
 
   it('holds nothing in mode end until the end, even past maxChars', () => {
@@ -188,6 +255,42 @@ describe('createBlockChunker: options', () => {
     expect((invalid({ minChars: 1, maxChars: 10 }) as Error).message).toContain(
       'maxChars must be at least 16',
     );
+  });
+
+  it('names the function, the rule and the field of each bad option, exactly', () => {
+    const messageOf = (options: unknown) => (invalid(options) as Error).message;
+    const head = 'createBlockChunker: invalid options\n';
+    expect(messageOf({ minChars: 30, maxChars: 20 })).toBe(
+      `${head}✖ minChars must not exceed maxChars\n  → at minChars`,
+    );
+    expect(messageOf({ minChars: 1, maxChars: 15 })).toBe(
+      `${head}✖ maxChars must be at least 16, to leave room for a fence closed at the end of a block and reopened in the next\n  → at maxChars`,
+    );
+    expect(messageOf({ minChars: 1, maxChars: 20, breakPreference: 'word' })).toBe(
+      `${head}✖ Invalid option: expected one of "paragraph"|"newline"|"sentence"\n  → at breakPreference`,
+    );
+    expect(messageOf({ minChars: 1, maxChars: 20, mode: 'live' })).toBe(
+      `${head}✖ Invalid option: expected one of "stream"|"end"\n  → at mode`,
+    );
+    expect(messageOf({ minChars: 1, maxChars: 20, flushOnParagraph: 'yes' })).toBe(
+      `${head}✖ Invalid input: expected boolean, received string\n  → at flushOnParagraph`,
+    );
+  });
+
+  it('accepts minChars equal to maxChars, and maxChars 16', () => {
+    const chunker = createBlockChunker({ minChars: 16, maxChars: 16 });
+    expect(chunker.append('sixteen chars ok and more')).toEqual([
+      { text: 'sixteen chars ok', reason: 'size' },
+    ]);
+    expect(chunker.end('end')).toEqual([{ text: 'and more', reason: 'end' }]);
+  });
+
+  it('by default cuts early at the last paragraph break in reach, not the first', () => {
+    const chunker = createBlockChunker({ minChars: 5, maxChars: 100 });
+    expect(chunker.append('One para.\n\nTwo para.\n\nThree')).toEqual([
+      { text: 'One para.\n\nTwo para.', reason: 'size' },
+    ]);
+    expect(chunker.end('end')).toEqual([{ text: 'Three', reason: 'end' }]);
   });
 
   it('rejects an unknown breakPreference', () => {

@@ -48,4 +48,15 @@ describe('reopenLine', () => {
   it('gives up on a marker that cannot fit twice', () => {
     expect(reopenLine('``````````', '', 16)).toBeNull();
   });
+  it('keeps the info string while opener, closer and 8 characters of code fit in maxChars', () => {
+    // '```bash' + line feed + 8 of code + line feed + '```' = 20.
+    expect(reopenLine('```', 'bash', 20)).toBe('```bash');
+    expect(reopenLine('```', 'bash', 19)).toBe('```');
+  });
+  it('keeps a bare marker while it fits twice with a character of code between', () => {
+    // 7 + line feed + 1 + line feed + 7 = 17.
+    expect(reopenLine('```````', '', 17)).toBe('```````');
+    expect(reopenLine('```````', '', 16)).toBeNull();
+    expect(reopenLine('```````', 'js', 17)).toBe('```````');
+  });
 });

@@ -78,6 +78,50 @@ describe('createMarkdownScanner', () => {
     expect(list.whitespace).toEqual([6, 20, 32]);
   });
 
+  it.each([
+    'e.g',
+    'i.e',
+    'cf',
+    'vs',
+    'mr',
+    'mrs',
+    'ms',
+    'dr',
+    'prof',
+    'sr',
+    'jr',
+    'st',
+    'approx',
+    'incl',
+    'fig',
+    'al',
+    'ca',
+    'resp',
+    'z.b',
+    'd.h',
+    'u.a',
+    'bzw',
+  ])('reads "%s." (any case) as an abbreviation, not a sentence end', (abbreviation) => {
+    const title = abbreviation[0].toUpperCase() + abbreviation.slice(1);
+    for (const word of [abbreviation, title, abbreviation.toUpperCase()]) {
+      const text = `Yes. ${word}. more`;
+      expect(scanned(text)).toMatchObject({ sentence: [4], whitespace: [6 + word.length] });
+    }
+    // The same letters with one more before the dot are a word that ends a sentence.
+    expect(scanned(`Yes. ${abbreviation}x. more`).sentence).toEqual([4, 7 + abbreviation.length]);
+  });
+
+  it('reads "?" as a sentence end, and a word with a sign inside as no abbreviation', () => {
+    expect(scanned('Why? Then').sentence).toEqual([4]);
+    // Signs next to the letters in the character table are no letters and no dots.
+    expect(scanned('Yes e{g. e[g. e-g. e0g. x').sentence).toEqual([8, 13, 18, 23]);
+  });
+
+  it('reads a word longer than six letters as a word, whatever it starts with', () => {
+    expect(scanned('About approximately. Then').sentence).toEqual([20]);
+    expect(scanned('Done approxim. Then').sentence).toEqual([14]);
+  });
+
   it('reads a fullwidth sentence end followed by text as a sentence break without a space', () => {
     expect(scanned('第一句。第二句！x').sentence).toEqual([4, 8]);
     expect(scanned('他说「好。」然后').sentence).toEqual([6]);

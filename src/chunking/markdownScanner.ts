@@ -203,7 +203,8 @@ class Scanner implements MarkdownScanner {
         if (marker) marker = isListMarkerChar(char, size, allDigits);
         if (!isDigit(char)) allDigits = false;
       }
-      if (size < WORD_CODE_LENGTH) code = extendWordCode(code, size, char);
+      // Up to one character past the longest code, which marks the word too long for one.
+      if (size <= WORD_CODE_LENGTH) code = extendWordCode(code, size, char);
       size++;
       lineContent = position + 1;
       content = position + 1;
