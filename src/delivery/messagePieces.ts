@@ -6,6 +6,7 @@ import { splitToFit } from '../channels/messageEditPlanner';
 import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat } from '../render/types';
 import { DeliveryError } from './errors';
+import type { TransportCall } from './types';
 
 /** Where {@link messagePieces} renders and splits, and who asks (for its messages). */
 export interface MessagePiecesOptions {
@@ -67,5 +68,20 @@ export function createPartedSend<Ref>(transport: string, empty: () => Ref) {
     await show(ref, pieces);
     unfinished.delete(edit.message);
     return ref;
+  };
+}
+
+/**
+ * The `edit` of a transport that posts a message as several parts: `show` brings `ref`'s parts
+ * to the pieces of the edit. A text with nothing visible leaves the messages as they are (the
+ * apps reject an empty text).
+ */
+export function createPartedEdit<Ref>(
+  piecesOf: (edit: MessageEdit) => string[],
+  show: (ref: Ref, pieces: string[], call: TransportCall) => Promise<Ref>,
+) {
+  return async (ref: Ref, edit: MessageEdit, call: TransportCall): Promise<Ref> => {
+    const pieces = piecesOf(edit);
+    return pieces.length === 0 ? ref : show(ref, pieces, call);
   };
 }

@@ -44,6 +44,16 @@ export const fetchOption = z.optional(
 );
 
 /**
+ * The fields of a bot made from its token (`createTelegramBot`, `createDiscordBot`): the token,
+ * the API's base URL and the `fetch` to call it with.
+ */
+export const botTokenFields = {
+  token: z.string().check(z.minLength(1, 'the bot token is required')),
+  apiBase: z.optional(z.url()),
+  fetch: fetchOption,
+};
+
+/**
  * The check of an options object that takes one of two keys (`token` or `client`, `token` or
  * `getToken`): exactly one of them, else `message` (reported at `first`).
  */

@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import { createCallBudget, createCallGate } from '../../delivery/callBudget';
-import { parseOptions, schedulerOption } from '../../internal/options';
+import { botTokenFields, parseOptions, schedulerOption } from '../../internal/options';
 import { createDiscordRateLimits } from './discordRateLimits';
 import { discordTransport, type DiscordTransport } from './discordTransport';
 
@@ -22,9 +22,7 @@ export interface DiscordBotOptions {
 }
 
 const DiscordBotOptions = z.object({
-  token: z.string().check(z.minLength(1, 'the bot token is required')),
-  apiBase: z.optional(z.url()),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  ...botTokenFields,
   maxPerSecond: z._default(z.int().check(z.positive()), 50),
   globalWindowMs: z._default(z.number().check(z.nonnegative()), 1000),
   scheduler: schedulerOption,

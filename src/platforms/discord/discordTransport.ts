@@ -6,7 +6,7 @@ import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
 import { previewOf } from '../../delivery/healPreview';
 import { postJson, scrub } from '../../delivery/httpCall';
-import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
+import { createPartedEdit, createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import type { CallBudget } from '../../delivery/callBudget';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
@@ -195,10 +195,7 @@ export function discordTransport(
   };
 
   // A text with nothing visible leaves the messages as they are (Discord rejects empty content).
-  const update = async (ref: DiscordMessageRef, edit: MessageEdit, context: TransportCall) => {
-    const pieces = discordPieces(edit);
-    return pieces.length === 0 ? ref : show(ref, pieces, context);
-  };
+  const update = createPartedEdit(discordPieces, show);
   // Open markdown healed, tool activity as a status line; `finish` shows the text as written.
   const preview = (edit: MessageEdit) => previewOf(edit, DISCORD_MAX_MESSAGE_CHARS);
 

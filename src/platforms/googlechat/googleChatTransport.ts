@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { DeliveryError } from '../../delivery/errors';
-import { createPartedSend, messagePieces } from '../../delivery/messagePieces';
+import { createPartedEdit, createPartedSend, messagePieces } from '../../delivery/messagePieces';
 import { withStatusLine } from '../../delivery/statusLine';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import { createStopControl, type StopControl } from '../../delivery/transportStop';
@@ -155,10 +155,7 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
     });
 
   // A text with nothing visible leaves the messages as they are (Chat rejects an empty text).
-  const update = async (ref: GoogleChatMessageRef, edit: MessageEdit, context: TransportCall) => {
-    const pieces = piecesOf(edit);
-    return pieces.length === 0 ? ref : show(ref, pieces, context);
-  };
+  const update = createPartedEdit(piecesOf, show);
 
   // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
   const preview = (edit: MessageEdit) => withStatusLine(edit, GOOGLE_CHAT_MAX_MESSAGE_CHARS);

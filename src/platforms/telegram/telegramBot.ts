@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import * as z from 'zod/mini';
 import { createCallGate, type CallBudget } from '../../delivery/callBudget';
-import { parseOptions, schedulerOption } from '../../internal/options';
+import { botTokenFields, parseOptions, schedulerOption } from '../../internal/options';
 import { telegramChatBudget, telegramChatGates } from './telegramBudget';
 import { TelegramTransportOptions } from './telegramOptions';
 import {
@@ -47,9 +47,7 @@ export type TelegramBotTransportOptions = Omit<
 >;
 
 const TelegramBotOptions = z.object({
-  token: z.string().check(z.minLength(1, 'the bot token is required')),
-  apiBase: z.optional(z.url()),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  ...botTokenFields,
   maxPerSecond: z._default(z.int().check(z.positive()), 30),
   tokenWindowMs: z._default(z.number().check(z.nonnegative()), 1000),
   minIntervalMs: z._default(z.number().check(z.nonnegative()), 1000),
