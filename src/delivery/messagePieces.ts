@@ -7,6 +7,7 @@ import { renderMessages } from '../render/renderMarkdown';
 import type { RenderFormat } from '../render/types';
 import { DeliveryError } from './errors';
 import type { TransportCall } from './types';
+import { createStopControl, type StopControl } from './transportStop';
 
 /** Where {@link messagePieces} renders and splits, and who asks (for its messages). */
 export interface MessagePiecesOptions {
@@ -72,16 +73,41 @@ export function createPartedSend<Ref>(transport: string, empty: () => Ref) {
 }
 
 /**
- * The `edit` of a transport that posts a message as several parts: `show` brings `ref`'s parts
- * to the pieces of the edit. A text with nothing visible leaves the messages as they are (the
- * apps reject an empty text).
+ * The methods of a transport that shows a message as several parts (Discord, Google Chat): `send`
+ * posts the pieces of the edit's preview (a retry goes on from the parts already posted), `edit`
+ * brings the parts to the preview's pieces, `finish` to the text's own pieces; a text with
+ * nothing visible leaves the messages as they are (the apps reject an empty text). With the
+ * transport's {@link StopControl}.
  */
-export function createPartedEdit<Ref>(
-  piecesOf: (edit: MessageEdit) => string[],
-  show: (ref: Ref, pieces: string[], call: TransportCall) => Promise<Ref>,
-) {
-  return async (ref: Ref, edit: MessageEdit, call: TransportCall): Promise<Ref> => {
+export function createPartedMessages<Ref>(parts: {
+  /** Names the transport in a refusal, e.g. `discordTransport`. */
+  transport: string;
+  /** A ref with no part yet. */
+  empty: () => Ref;
+  maxMessageChars: number;
+  piecesOf: (edit: MessageEdit) => string[];
+  /** What an unfinished message shows (healed markdown, a status line). */
+  preview: (edit: MessageEdit) => MessageEdit;
+  /** Brings the parts of `ref` to `pieces`, adding each part it posts to `ref`. */
+  show: (ref: Ref, pieces: string[], call: TransportCall) => Promise<Ref>;
+}) {
+  const { piecesOf, preview, show } = parts;
+  const sendInParts = createPartedSend(parts.transport, parts.empty);
+  const update = async (ref: Ref, edit: MessageEdit, call: TransportCall): Promise<Ref> => {
     const pieces = piecesOf(edit);
     return pieces.length === 0 ? ref : show(ref, pieces, call);
+  };
+  const control = createStopControl();
+  return {
+    stopSignal: control.stopSignal,
+    stop: control.stop,
+    maxMessageChars: parts.maxMessageChars,
+    // async: a refusal of the edit (a rendering for another app) is a rejection, never a throw.
+    send: async (edit: MessageEdit, call: TransportCall) =>
+      sendInParts(edit, call.attempt, piecesOf(preview(edit)), (ref, pieces) =>
+        show(ref, pieces, call),
+      ),
+    edit: (ref: Ref, edit: MessageEdit, call: TransportCall) => update(ref, preview(edit), call),
+    finish: update,
   };
 }

@@ -6,10 +6,10 @@ import { createDiscordRateLimits } from './discordRateLimits';
 import { DeliveryError } from '../../delivery/errors';
 import { previewOf } from '../../delivery/healPreview';
 import { postJson, scrub } from '../../delivery/httpCall';
-import { createPartedEdit, createPartedSend, messagePieces } from '../../delivery/messagePieces';
+import { createPartedMessages, messagePieces } from '../../delivery/messagePieces';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
 import type { CallBudget } from '../../delivery/callBudget';
-import { createStopControl, type StopControl } from '../../delivery/transportStop';
+import type { StopControl } from '../../delivery/transportStop';
 
 /** Discord's limit for a message's `content`, in characters (`platformLimits.discord`). */
 export const DISCORD_MAX_MESSAGE_CHARS = discordLimits.maxMessageChars;
@@ -113,10 +113,6 @@ export function discordTransport(
   const base = `${apiBase.replace(/\/+$/, '')}/channels/${encodeURIComponent(channelId)}/messages`;
   const limits = shared.limits ?? createDiscordRateLimits();
   const budget = shared.budget ?? unbudgeted;
-  const sendInParts = createPartedSend<DiscordMessageRef>('discordTransport', () => ({
-    ids: [],
-    contents: [],
-  }));
 
   const request = async (
     method: 'POST' | 'PATCH' | 'DELETE',
@@ -194,23 +190,15 @@ export function discordTransport(
     return ref;
   };
 
-  // A text with nothing visible leaves the messages as they are (Discord rejects empty content).
-  const update = createPartedEdit(discordPieces, show);
-  // Open markdown healed, tool activity as a status line; `finish` shows the text as written.
-  const preview = (edit: MessageEdit) => previewOf(edit, DISCORD_MAX_MESSAGE_CHARS);
-
-  const control = createStopControl();
-  return {
-    stopSignal: control.stopSignal,
-    stop: control.stop,
+  return createPartedMessages<DiscordMessageRef>({
+    transport: 'discordTransport',
+    empty: () => ({ ids: [], contents: [] }),
     maxMessageChars: DISCORD_MAX_MESSAGE_CHARS,
-    send: async (edit, context) =>
-      sendInParts(edit, context.attempt, discordPieces(preview(edit)), (ref, pieces) =>
-        show(ref, pieces, context),
-      ),
-    edit: (ref, edit, context) => update(ref, preview(edit), context),
-    finish: update,
-  };
+    piecesOf: discordPieces,
+    // Open markdown healed, tool activity as a status line; `finish` shows the text as written.
+    preview: (edit) => previewOf(edit, DISCORD_MAX_MESSAGE_CHARS),
+    show,
+  });
 }
 
 /** The contents that show `edit` on Discord, each within 2000 characters. */

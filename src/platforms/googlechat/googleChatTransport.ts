@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { MessageEdit } from '../../channels/messageEditPlanner';
 import { DeliveryError } from '../../delivery/errors';
-import { createPartedEdit, createPartedSend, messagePieces } from '../../delivery/messagePieces';
+import { createPartedMessages, messagePieces } from '../../delivery/messagePieces';
 import { withStatusLine } from '../../delivery/statusLine';
 import type { DeliveryTransport, TransportCall } from '../../delivery/types';
-import { createStopControl, type StopControl } from '../../delivery/transportStop';
+import type { StopControl } from '../../delivery/transportStop';
 import { fetchOption, oneTokenSource, parseOptions } from '../../internal/options';
 import { createGoogleChatApi } from './googleChatApi';
 import { googleChatLimits } from './limits';
@@ -115,10 +115,6 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
   const createUrl =
     `${base}/v1/${space}/messages` +
     (settings.thread ? '?messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD' : '');
-  const sendInParts = createPartedSend<GoogleChatMessageRef>('googleChatTransport', () => ({
-    names: [],
-    texts: [],
-  }));
 
   const create = async (text: string, context: TransportCall): Promise<string> => {
     const payload = settings.thread ? { text, thread: { name: settings.thread } } : { text };
@@ -154,23 +150,16 @@ export function googleChatTransport(options: GoogleChatTransportOptions): Google
       transport: 'googleChatTransport',
     });
 
-  // A text with nothing visible leaves the messages as they are (Chat rejects an empty text).
-  const update = createPartedEdit(piecesOf, show);
-
-  // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
-  const preview = (edit: MessageEdit) => withStatusLine(edit, GOOGLE_CHAT_MAX_MESSAGE_CHARS);
-
-  const control = createStopControl();
   return {
-    stopSignal: control.stopSignal,
-    stop: control.stop,
-    maxMessageChars: GOOGLE_CHAT_MAX_MESSAGE_CHARS,
+    ...createPartedMessages<GoogleChatMessageRef>({
+      transport: 'googleChatTransport',
+      empty: () => ({ names: [], texts: [] }),
+      maxMessageChars: GOOGLE_CHAT_MAX_MESSAGE_CHARS,
+      piecesOf,
+      // Tool activity shows as a status line while the message grows; `finish` shows the text alone.
+      preview: (edit) => withStatusLine(edit, GOOGLE_CHAT_MAX_MESSAGE_CHARS),
+      show,
+    }),
     minIntervalMs: settings.minIntervalMs,
-    send: async (edit, context) =>
-      sendInParts(edit, context.attempt, piecesOf(preview(edit)), (ref, pieces) =>
-        show(ref, pieces, context),
-      ),
-    edit: (ref, edit, context) => update(ref, preview(edit), context),
-    finish: update,
   };
 }
