@@ -136,6 +136,10 @@ describe('createSlackBot: one token, many concurrent replies', () => {
       token,
       channels: ['C1', 'C2', 'C3'],
       minIntervalMs: 0,
+      // Tiers in the scaled window, as the bot counts them: a reply stretched by a busy machine
+      // makes more live updates (one per 20 ms), and ~45 of a minute's 50 chat.update would
+      // otherwise leave the bot waiting out the minute.
+      tierWindowMs: WINDOW_MS,
       forcedRetryAfterSeconds: 0.5,
       // The first append (of either streaming reply) is refused: 429, Retry-After 0.5 s.
       fault: (_, method) =>
@@ -152,7 +156,13 @@ describe('createSlackBot: one token, many concurrent replies', () => {
       if (response.status === 429) limitedAt = performance.now();
       return response;
     };
-    const bot = createSlackBot({ token, apiBase: api.apiBase, fetch: spy, minIntervalMs: 10 });
+    const bot = createSlackBot({
+      token,
+      apiBase: api.apiBase,
+      fetch: spy,
+      minIntervalMs: 10,
+      tierWindowMs: WINDOW_MS,
+    });
     const words = replyWords('w', 80); // 0.8 s: the other replies go on through the hold
     const [first, second, posted] = await Promise.all([
       deliverSlack(
