@@ -6,6 +6,8 @@ import { fencesBalanced, hasEmptyCodeBlock, joinMismatch } from '../helpers/mark
 
 // Fixed; CHUNKER_SEED explores other seeds by hand.
 const SEED = Number(process.env.CHUNKER_SEED ?? 20_260_611);
+// Cases per property: 1000; the mutation run makes fewer (spec/helpers/mutationSetup.ts).
+const RUNS = Number(process.env.LLMRX_PROPERTY_RUNS ?? 1000);
 // Fences stay balanced when maxChars has room for an opener line (≤ 14 characters here), a
 // closer and some code; below that, only size, content and order are promised.
 const ROOMY = chunkingOptions(40, 240);
@@ -67,7 +69,7 @@ describe('createBlockChunker properties (fast-check, fixed seeds)', () => {
         expectWellFormed(input, whole, options.maxChars, true);
         expectReadable(input, whole, options.maxChars);
       }),
-      { numRuns: 1000, seed: SEED },
+      { numRuns: RUNS, seed: SEED },
     );
   });
 
@@ -85,7 +87,7 @@ describe('createBlockChunker properties (fast-check, fixed seeds)', () => {
           expectReadable(input, blocks, options.maxChars);
         },
       ),
-      { numRuns: 1000, seed: SEED + 1 },
+      { numRuns: RUNS, seed: SEED + 1 },
     );
   });
 
@@ -97,7 +99,7 @@ describe('createBlockChunker properties (fast-check, fixed seeds)', () => {
         if (mode === 'end') expect(blocks).toEqual(chunk({ ...options, mode }, [input]));
         expectWellFormed(input, blocks, options.maxChars, false);
       }),
-      { numRuns: 1000, seed: SEED + 2 },
+      { numRuns: RUNS, seed: SEED + 2 },
     );
   });
 });
