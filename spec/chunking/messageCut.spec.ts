@@ -18,6 +18,14 @@ describe('cutMessage', () => {
       inParagraph: false,
       inFence: false,
     });
+    // A blank line holding spaces or a tab is a paragraph break too.
+    for (const blank of ['  ', '\t'])
+      expect(cutMessage(`First paragraph.\n${blank}\nSecond one, which is longer.`, 24)).toEqual({
+        text: 'First paragraph.',
+        rest: 'Second one, which is longer.',
+        inParagraph: false,
+        inFence: false,
+      });
     expect(cutMessage('A.\n\nB is a longer paragraph here', 16, 0)).toEqual({
       text: 'A.',
       rest: 'B is a longer paragraph here',

@@ -57,10 +57,8 @@ export function cutMessage(
   const head = first && blockOriginOf(first);
   const next = second && blockOriginOf(second);
   if (!head || !next) return undefined;
-  const start = model.length - model.trimStart().length;
-  const end = model.startsWith(head.body, start)
-    ? start + head.body.length
-    : model.indexOf(head.body) + head.body.length;
+  // The body starts at the first line with text (indented or not): no earlier place matches it.
+  const end = model.indexOf(head.body) + head.body.length;
   return {
     text: first.text,
     rest: next.prefix + model.slice(end + next.lead.length),
