@@ -49,7 +49,7 @@ module.exports = {
           '<rootDir>/spec/marbles.spec.ts',
           ...folders.flatMap((folder) => specsFor[folder].map((glob) => `<rootDir>/spec/${glob}`)),
         ],
-  // A failing property ends at its first counterexample (no shrinking): spec/helpers/mutationSetup.ts.
+  // Properties end at their first counterexample, the chunker's in 200 cases: spec/helpers/mutationSetup.ts.
   setupFilesAfterEnv: [...base.setupFilesAfterEnv, '<rootDir>/spec/helpers/mutationSetup.ts'],
   // The suite's own timeout: a mutant that loops is Stryker's to time out (timeoutMS).
   testTimeout: 30000,
