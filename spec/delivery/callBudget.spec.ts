@@ -349,8 +349,8 @@ describe('createCallBudget', () => {
 
 describe('budgetWaitMs', () => {
   const budget = { readyIn: () => 250 };
-  it("a send or an edit waits what the budget says; a finish and no budget don't wait", () => {
-    expect(budgetWaitMs('send', budget)).toBe(250);
+  it("an edit waits what the budget says; a send (it waits in the budget), a finish and no budget don't", () => {
+    expect(budgetWaitMs('send', budget)).toBe(0);
     expect(budgetWaitMs('edit', budget)).toBe(250);
     expect(budgetWaitMs(undefined, budget)).toBe(250);
     expect(budgetWaitMs('finish', budget)).toBe(0);

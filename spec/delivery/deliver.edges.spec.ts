@@ -152,18 +152,22 @@ describe('deliver: after the end', () => {
 });
 
 describe("deliver with a transport's own budget", () => {
-  it('waits what the budget says before the call', async () => {
+  it('waits what the budget says before an edit; a send goes to the transport at once (it waits in the budget)', async () => {
     const start = performance.now();
-    const { transport } = recording({
+    const { calls, transport } = recording({
       budget: { readyIn: () => Math.max(0, start + 30 - performance.now()) },
     });
-    let sentAt = 0;
+    let sentAt = Infinity;
+    let editedAt = 0;
     const timed: DeliveryTransport<string> = {
       ...transport,
       send: (e, call) => ((sentAt = performance.now()), transport.send(e, call)),
+      edit: (ref, e, call) => ((editedAt = performance.now()), transport.edit(ref, e, call)),
     };
-    await reportsOf(of(send(0, 'A')).pipe(deliver(timed)));
-    expect(sentAt - start).toBeGreaterThanOrEqual(29);
+    await reportsOf(of(send(0, 'A'), edit(0, 'AB')).pipe(deliver(timed)));
+    expect(calls).toEqual(['send 0 A', 'edit ref-0 AB']);
+    expect(sentAt - start).toBeLessThan(29);
+    expect(editedAt - start).toBeGreaterThanOrEqual(29);
   });
 
   it('a budget that waits for a call in flight (Infinity): the call goes to the transport, which waits itself', async () => {

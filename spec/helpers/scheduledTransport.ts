@@ -44,6 +44,8 @@ export interface TransportScript {
   maxMessageChars?: number;
   /** The transport's `stopSignal` is aborted: the user stopped the answer. */
   stopped?: boolean;
+  /** The transport has a flood budget that can take a call from this frame on. */
+  budgetFreeAt?: number;
 }
 
 /** One call the fake received. */
@@ -106,6 +108,9 @@ export function scheduledTransport(
     ...(script.finishes ? { finish } : {}),
     ...(script.maxMessageChars === undefined ? {} : { maxMessageChars: script.maxMessageChars }),
     ...(script.stopped ? { stopSignal: AbortSignal.abort('the user pressed Stop') } : {}),
+    ...(script.budgetFreeAt === undefined
+      ? {}
+      : { budget: { readyIn: () => Math.max(0, script.budgetFreeAt! - scheduler.now()) } }),
   };
 }
 

@@ -225,12 +225,15 @@ export function createCallBudget(
 
 /**
  * How long `deliver` waits before it takes a text out for its next call: what the transport's
- * budget says for a send or an edit (so the newest text goes when the chat can take it), and
+ * budget says for an edit (so the newest text goes when the chat can take it); nothing for a
+ * send, which waits in the budget itself, where a conversation's first message claims the
+ * next free slot of the shared gates before other chats' edits (waiting here instead, it would
+ * look again only when its timer fired, and lose every slot to edits woken by answers), and
  * nothing for a finish (it may make no call at all).
  */
 export function budgetWaitMs(
   nextOp: 'send' | 'edit' | 'finish' | undefined,
   budget: { readyIn(): number } | undefined,
 ): number {
-  return nextOp === 'finish' || !budget ? 0 : budget.readyIn();
+  return nextOp === 'send' || nextOp === 'finish' || !budget ? 0 : budget.readyIn();
 }

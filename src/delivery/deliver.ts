@@ -38,7 +38,9 @@ export type { DeliverOptions } from './deliverOptions';
  * ```
  *
  * - Never two calls in flight; an edit only after its send resolved; starts ≥ `minIntervalMs`
- *   apart, a send or edit once `transport.budget` (the chat's flood budget) can take it.
+ *   apart, an edit once `transport.budget` (the chat's flood budget) can take it; a send is
+ *   taken at once and waits in that budget, where a new message goes first
+ *   (marbles/deliver/send-waits-in-the-budget-edit-in-deliver.marble).
  * - Waiting texts of a message collapse to the newest (the others `superseded`), never older
  *   than one sent; every final text goes out, also after the source completed. A message's
  *   first text is sent, later ones edit it, whatever their `op`. Lower numbers go first.

@@ -48,9 +48,10 @@ export interface DeliveryTransport<Ref = unknown> {
   readonly maxMessageChars?: number;
   /**
    * The transport paces its own calls (a chat's flood budget): `deliver` waits `readyIn()`
-   * milliseconds before it takes a text out for a send or an edit, so the text that goes out
-   * is the newest one when the chat can take it (a finish is not waited for: it may make no
-   * call at all).
+   * milliseconds before it takes a text out for an edit, so the text that goes out is the
+   * newest one when the chat can take it. A send is taken at once and waits in the budget
+   * (a new message's first words claim the next free slot), and a finish is not waited for
+   * (it may make no call at all).
    */
   readonly budget?: { readyIn(): number };
   /**
