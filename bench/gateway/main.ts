@@ -14,7 +14,9 @@
 // Loopback only; exit 1 when llm-rx loses a reply, a run passes its time bound, or the Redis
 // followers differ. Also: GATEWAY_PATHS=floor,bot-live,bot,chat-sdk,grammy,web,redis (a subset),
 // GATEWAY_PACE_MS (25), GATEWAY_TIMEOUT_S (900), GATEWAY_DEBUG=1 (the messages of a reply not
-// whole, on stderr).
+// whole, on stderr), GATEWAY_ARRIVALS=burst,steady (how a run's conversations start, world.ts:
+// burst = all N at once; steady = one every reply-length / N, N in flight; the bot paths run
+// both, the floor and the web path burst only).
 
 import { execSync, fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -31,7 +33,7 @@ import {
 } from './paths';
 import { loadReplies } from './replies';
 import { quantile } from './visibility';
-import type { RunResult, WorldAnswer, WorldRequest } from './world';
+import type { Arrival, RunResult, WorldAnswer, WorldRequest } from './world';
 
 const LADDER = (process.env.GATEWAY_N ?? '10,50,100,200,400').split(',').map(Number);
 const PACE_MS = Number(process.env.GATEWAY_PACE_MS ?? 25); // 40 deltas per second per stream
@@ -50,6 +52,9 @@ const PATH_KEYS: Record<string, string> = {
   'web llm-rx': 'web',
 };
 const ONLY = process.env.GATEWAY_PATHS?.split(',');
+const ARRIVALS = (process.env.GATEWAY_ARRIVALS ?? 'burst,steady').split(',') as Array<
+  Arrival['kind']
+>;
 let idleUsPerSecond = 0;
 
 const load = () =>
@@ -60,6 +65,7 @@ const load = () =>
 
 interface Row {
   path: string;
+  arrival: Arrival['kind'];
   n: number;
   result: RunResult;
   cpuUsPerDelta: number;
@@ -137,16 +143,28 @@ async function main() {
     { path: 'bot grammY stream', bot: true },
     ...(web ? [{ path: 'web llm-rx', bot: false }] : []),
   ].filter(({ path }) => !ONLY || ONLY.includes(PATH_KEYS[path]));
-  for (const { path, bot } of paths) {
-    // The first run of a path (discarded) loads and compiles its code.
-    const sizes = [WARMUP_N, ...LADDER];
+  // A steady run's conversations arrive one every (a reply's length) / N.
+  const spreadMs = (deltas / replies.length) * PACE_MS;
+  const runs = paths.flatMap(({ path, bot }) =>
+    (bot && path !== 'read floor' ? ARRIVALS : ['burst' as const]).map((kind, index) => ({
+      path,
+      bot,
+      // The first run of a path (discarded) loads and compiles its code.
+      warm: index === 0,
+      arrival: (kind === 'steady' ? { kind, spreadMs } : { kind }) as Arrival,
+    })),
+  );
+  for (const { path, bot, warm, arrival } of runs) {
+    const sizes = warm ? [WARMUP_N, ...LADDER] : LADDER;
     for (let step = 0; step < sizes.length; step++) {
       const n = sizes[step];
-      const warmup = step === 0;
+      const warmup = warm && step === 0;
       run++;
-      const target: RunTarget = { providerBase, run, n };
+      // steady: 2N streams, the last N measured (world.ts).
+      const streams = arrival.kind === 'steady' ? 2 * n : n;
+      const target: RunTarget = { providerBase, run, n: streams };
       const { botApiBase } = await ask(
-        { type: 'run', run, n, webBase: bot ? undefined : webBase },
+        { type: 'run', run, n: streams, webBase: bot ? undefined : webBase, arrival },
         'running',
       );
       const rowLoad = load();
@@ -181,6 +199,7 @@ async function main() {
       const cpuUs = used.user + used.system;
       const row = {
         path,
+        arrival: arrival.kind,
         n,
         result,
         cpuUsPerDelta: cpuUs / result.deltas,
@@ -198,13 +217,18 @@ async function main() {
       if (path === 'read floor') continue; // nothing is shown: no lag, no ladder bound
       if (path.startsWith('bot llm-rx') && result.whole < result.replies) failed = true;
       if (failures.some((f) => f.startsWith('timed out'))) failed = true;
-      // The ladder stops once the gateway no longer keeps up (a bigger N only queues more): the
-      // median update past the bound, a reply not whole, or a failure. (The p99 of the bot
-      // paths includes Telegram's pacing of one call per second per chat.)
-      // Bot paths are paced by Telegram (1 call/s per chat): their lag is not the gateway's, so
-      // only a reply not whole stops their ladder.
+      // The ladder stops once the gateway no longer keeps up (a bigger N only queues more). Bot
+      // paths are paced by Telegram (1 call/s per chat; their lag is not the gateway's): an
+      // llm-rx path stops at a reply not whole or a failure; a peer that loses replies (the
+      // Chat SDK to 429s) runs every N, so that each N has its row to compare with. The web
+      // path stops at a median update lag past the bound, a reply not whole, or a failure.
+      if (bot) {
+        if (path.startsWith('bot llm-rx') && (result.whole < result.replies || failures.length > 0))
+          break;
+        continue;
+      }
       const keptUp =
-        (bot || quantile(result.updateLags, 0.5) < LAG_BOUND_MS) && result.whole === result.replies;
+        quantile(result.updateLags, 0.5) < LAG_BOUND_MS && result.whole === result.replies;
       if (!keptUp || failures.length > 0) break;
     }
   }
@@ -263,11 +287,11 @@ function formatRow(row: Row): string {
       : `${result.whole}/${result.replies}${result.notWhole ? ` (not: ${result.notWhole})` : ''}`;
   const api =
     row.path !== 'read floor' && result.botApi
-      ? ` | ${result.botApi.rateLimited} | ${(result.botApi.requests / result.replies).toFixed(1)}`
+      ? ` | ${result.botApi.rateLimited} | ${(result.botApi.requests / result.streams).toFixed(1)}`
       : ' | — | —';
   const f = result.firstVisible;
   return (
-    `| ${row.path} | ${row.n} | ${ms(quantile(f, 0.5))} / ${ms(quantile(f, 0.99))} | ${row.cpuUsPerDelta.toFixed(1)} | ${row.netUsPerDelta.toFixed(1)} | ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} | ` +
+    `| ${row.path} | ${row.arrival} | ${row.n} | ${ms(quantile(f, 0.5))} / ${ms(quantile(f, 0.99))} | ${row.cpuUsPerDelta.toFixed(1)} | ${row.netUsPerDelta.toFixed(1)} | ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} | ` +
     `${ms(quantile(u, 0.5))} / ${ms(quantile(u, 0.99))} | ${whole} ` +
     `${api} | ${row.wallS.toFixed(1)} | ${row.load}${row.failures.length ? ` | ${row.failures.length} failures: ${row.failures[0]}` : ''} |`
   );
@@ -275,8 +299,8 @@ function formatRow(row: Row): string {
 
 function table(rows: readonly Row[]): string {
   return [
-    '| path | N | first visible text p50 / p99 ms | CPU µs per delta | net of idle | delta lag p50 / p99 ms | update lag p50 / p99 ms | replies whole | 429s | calls per reply | wall s | uptime |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| path | arrival | N | first visible text p50 / p99 ms | CPU µs per delta | net of idle | delta lag p50 / p99 ms | update lag p50 / p99 ms | replies whole | 429s | calls per reply | wall s | uptime |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(formatRow),
   ].join('\n');
 }

@@ -14,9 +14,17 @@ import { lettersOf, ReplyTrace } from './visibility';
 /** What main.ts asks. */
 export type WorldRequest =
   | { type: 'setup'; replies: Reply[]; paceMs: number; startDelayMs: number; token: string }
-  | { type: 'run'; run: number; n: number; webBase?: string }
+  | { type: 'run'; run: number; n: number; webBase?: string; arrival: Arrival }
   | { type: 'result'; run: number }
   | { type: 'stop' };
+
+/**
+ * How a run's conversations start. `burst`: all N within one pace interval (the worst case: N
+ * first messages at once). `steady`: 2N conversations, one every `spreadMs / N` (a reply's
+ * length over N), so that once the first have ended about N are in flight at any time; only
+ * the last N (started while N were in flight) are measured.
+ */
+export type Arrival = { kind: 'burst' } | { kind: 'steady'; spreadMs: number };
 
 /** What the world answers. */
 export type WorldAnswer =
@@ -26,7 +34,10 @@ export type WorldAnswer =
 
 /** One run, as the users saw it. */
 export interface RunResult {
+  /** the replies measured (steady: the last half of the streams) */
   replies: number;
+  /** every stream of the run (calls per reply count them all) */
+  streams: number;
   whole: number;
   /** the first reply that was not whole: its name and how far it was visible */
   notWhole?: string;
@@ -43,9 +54,11 @@ let paceMs = 25;
 let startDelayMs = 300;
 let token = '';
 let runN = 0;
+let arrival: Arrival = { kind: 'burst' };
 let traces: ReplyTrace[] = [];
 let fake: FakeBotApi | undefined;
 let currentRun = -1;
+let runStartedAt = 0;
 const timers = new Set<NodeJS.Timeout>();
 const now = () => performance.timeOrigin + performance.now();
 
@@ -68,8 +81,10 @@ const provider = createServer((req, res) => {
 function stream(res: ServerResponse, i: number): void {
   const { deltas } = replyOf(i);
   const trace = traces[i];
-  // Streams start spread over one pace interval, so the load is even.
-  const first = now() + startDelayMs + (i * paceMs) / Math.max(1, runN);
+  // burst: streams start spread over one pace interval, so the load is even; steady: one every
+  // spreadMs / N (runN is 2N streams then).
+  const gap = arrival.kind === 'burst' ? paceMs / Math.max(1, runN) : (2 * arrival.spreadMs) / runN;
+  const first = (arrival.kind === 'burst' ? now() : runStartedAt) + startDelayMs + i * gap;
   let k = 0;
   const tick = () => {
     timers.delete(timer);
@@ -102,6 +117,9 @@ async function startBotApi(): Promise<FakeBotApi> {
     tokenMaxCalls: 30,
     tokenWindowMs: 1000,
     maxRequests: 1_000_000,
+    // Clients reuse connections to api.telegram.org; a 1 s idle timeout (the specs' fake)
+    // would make a client that calls about once a second per chat reconnect for most calls.
+    keepAliveTimeoutMs: 60_000,
     onShown: (chat, message) => {
       const i = Number(chat) - 1000;
       const trace = traces[i];
@@ -144,11 +162,14 @@ function result(): RunResult {
   let whole = 0;
   let notWhole: string | undefined;
   let deltas = 0;
+  // steady: the first half ramps up; the second half started with about N in flight.
+  const measuredFrom = arrival.kind === 'steady' ? traces.length / 2 : 0;
   traces.forEach((trace, i) => {
+    deltas += trace.sentAt.length; // CPU per delta: every stream's
+    if (i < measuredFrom) return;
     const lags = trace.lags();
     deltaLags.push(...lags.delta);
     updateLags.push(...lags.update);
-    deltas += trace.sentAt.length;
     if (trace.shown.length > 0 && trace.sentAt[0] !== undefined) {
       firstVisible.push(trace.shown[0][0] - trace.sentAt[0]);
     }
@@ -170,7 +191,8 @@ function result(): RunResult {
   }
   const counts = fake?.counts;
   return {
-    replies: traces.length,
+    replies: traces.length - measuredFrom,
+    streams: traces.length,
     whole,
     notWhole,
     deltaLags,
@@ -199,6 +221,8 @@ process.on('message', (request: WorldRequest) => {
       fake = undefined;
       currentRun = request.run;
       runN = request.n;
+      arrival = request.arrival;
+      runStartedAt = now();
       traces = Array.from({ length: request.n }, (_, i) => new ReplyTrace(replyOf(i).deltas));
       let botApiBase = '';
       if (request.webBase) {

@@ -25,6 +25,12 @@ export interface FakeServerOptions {
   latencyMs?: () => number;
   /** Requests answered at most; later ones get 503, so a runaway loop cannot spin. @defaultValue 5000 */
   maxRequests?: number;
+  /**
+   * How long an idle keep-alive connection stays open (the server's `Keep-Alive: timeout`
+   * hint). Short in specs so that `close()` is quick; the gateway bench keeps connections
+   * as a real API's front does, so a client that calls often reuses them. @defaultValue 1000
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /** A running fake: its base URL and `close()`. */
@@ -45,7 +51,7 @@ export async function startFakeJsonServer(
   handle: (request: FakeRequest) => FakeAnswer,
   options: FakeServerOptions = {},
 ): Promise<FakeServer> {
-  const { latencyMs = () => 0, maxRequests = 5000 } = options;
+  const { latencyMs = () => 0, maxRequests = 5000, keepAliveTimeoutMs = 1000 } = options;
   const timers = new Set<NodeJS.Timeout>();
   let requests = 0;
   const server = createServer((req, res) => {
@@ -93,7 +99,7 @@ export async function startFakeJsonServer(
       timers.add(timer);
     });
   });
-  server.keepAliveTimeout = 1000;
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
