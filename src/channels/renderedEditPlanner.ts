@@ -82,13 +82,31 @@ export function createRenderedEditPlanner({
     }
     return last.messages;
   };
-  const fits = (markdown: string) => renderText(markdown).length <= 1;
+  // Telegram counts a message's visible text. Without a table (its columns are padded) or a tab,
+  // that is never more than 3× the markdown (a list's number and indentation, or a gap between
+  // two blocks, add at most that much to the line they stand for): a markdown of at most a
+  // third of the limit fits unrendered. Live text asks after every piece; this spares a
+  // rendering of the whole message each time.
+  const countsVisible = render === 'telegram' || render === 'telegram-html';
+  const surelyFits = (markdown: string) =>
+    countsVisible && markdown.length * 3 <= maxMessageChars && !/[|\t]/.test(markdown);
+  const fits = (markdown: string) => surelyFits(markdown) || renderText(markdown).length <= 1;
   const show = (edits: MessageEdit[], text: string, rendered?: RenderedMessage) => {
-    rendered ??= renderText(text)[0]?.rendered;
-    // Nothing visible (a message is never sent empty), or nothing new.
-    if (!rendered || text === shownText) return;
+    if (text === shownText) return; // nothing new
+    // A message already shown stays visible as it grows, but for a reference definition
+    // completed (`[1]:` shown, then its URL): other text is rendered to know.
+    const stillVisible =
+      shownText !== undefined && text.startsWith(shownText) && !text.includes(']:');
+    if (!rendered && !stillVisible) {
+      rendered = renderText(text)[0]?.rendered;
+      if (!rendered) return; // nothing visible: a message is never sent empty
+    }
     const op = shownText === undefined ? 'send' : 'edit';
-    edits.push({ op, message, text, rendered });
+    edits.push(
+      rendered
+        ? { op, message, text, rendered }
+        : withRendered({ op, message, text }, () => renderText(text)[0]?.rendered),
+    );
     shownText = text;
     shownCloser = open?.closer ?? '';
   };
@@ -206,10 +224,28 @@ export function createRenderedEditPlanner({
       if (open) return settle(joinBlock(open, blockText, origin, separator), blockText);
       // Nothing visible yet (live text's first piece may be a bare "```"): kept for the next
       // block when blocks are one text (no separator), else it changes nothing.
-      if (renderText(blockText).length === 0 && separator !== '') return [];
+      if (separator !== '' && renderText(blockText).length === 0) return [];
       next('', '');
       return settle(startMessage(blockText, origin), blockText);
     },
     close,
   };
+}
+
+/**
+ * `edit` with `rendered` as a property read when first asked for: an edit that `deliver`
+ * supersedes (live text pushes several per call) is never rendered. It is an own, enumerable
+ * property like any other (a spread or `toEqual` sees it).
+ */
+function withRendered(edit: MessageEdit, render: () => RenderedMessage | undefined): MessageEdit {
+  let rendered: RenderedMessage | undefined;
+  let done = false;
+  return Object.defineProperty(edit, 'rendered', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!done) ((rendered = render()), (done = true));
+      return rendered;
+    },
+  });
 }

@@ -3,7 +3,7 @@
 // Telegram never rejects its entities. Only previews: a message's final text is never healed.
 import type { MessageEdit } from '../channels/messageEditPlanner';
 import { healMarkdown } from '../render/healMarkdown';
-import { withStatusLine } from './statusLine';
+import { withStatusLine, withoutRendered } from './statusLine';
 
 export { healMarkdown } from '../render/healMarkdown';
 
@@ -23,8 +23,7 @@ export { healMarkdown } from '../render/healMarkdown';
 export function healPreview(edit: MessageEdit): MessageEdit {
   const healed = healMarkdown(edit.text);
   if (healed === edit.text) return edit;
-  const { rendered: _unhealed, ...rest } = edit;
-  return { ...rest, text: healed };
+  return { ...withoutRendered(edit), text: healed };
 }
 
 /**

@@ -51,6 +51,14 @@ export function withStatusLine(edit: MessageEdit, maxChars: number): MessageEdit
   if (line === '') return edit;
   const text = hasText ? `${edit.text}\n\n${line}` : line;
   if (text.length > maxChars) return edit;
-  const { rendered: _rendered, ...rest } = edit;
-  return { ...rest, text };
+  return { ...withoutRendered(edit), text };
+}
+
+/**
+ * `edit` without its rendering, for a preview whose text changed: the fields are copied one by
+ * one, so a rendering made on demand (toMessageEdits' live edits) is not made for nothing.
+ */
+export function withoutRendered(edit: MessageEdit): MessageEdit {
+  const { op, message, text, progress } = edit;
+  return progress === undefined ? { op, message, text } : { op, message, text, progress };
 }
