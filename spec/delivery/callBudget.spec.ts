@@ -228,6 +228,47 @@ describe('createCallBudget', () => {
     ]);
   });
 
+  it("a message's finish goes before other chats' waiting edits, after a first message", () => {
+    const scheduler = new VirtualTimeScheduler();
+    const token = createCallGate(1, 1000);
+    const budgetOf = () => createCallBudget([createCallGate(5, 1000)], [token], scheduler);
+    const [busy, ending, fresh] = [budgetOf(), budgetOf(), budgetOf()];
+    const turns: Array<[string, number]> = [];
+    const ask = (
+      budget: typeof busy,
+      name: string,
+      options: { first?: boolean; finish?: boolean } = {},
+    ) =>
+      budget.whenReady(() => {
+        turns.push([name, scheduler.now()]);
+        budget.answered();
+      }, options);
+    ask(busy, 'busy-1');
+    ask(busy, 'busy-2');
+    ask(ending, 'ending-finish', { finish: true });
+    ask(fresh, 'fresh-first', { first: true });
+    scheduler.flush();
+    expect(turns).toEqual([
+      ['busy-1', 0],
+      ['fresh-first', 1001],
+      ['ending-finish', 2002],
+      ['busy-2', 3003],
+    ]);
+  });
+
+  it('a finish waiting goes before the edits on a gate, not before a first message', () => {
+    const gate = createCallGate(1, 1000);
+    gate.finishWaiting(1);
+    expect(gate.readyIn(0)).toBe(Infinity);
+    expect(gate.readyIn(0, false, true)).toBe(0);
+    expect(gate.readyIn(0, true)).toBe(0);
+    gate.firstWaiting(1);
+    expect(gate.readyIn(0, false, true)).toBe(Infinity);
+    gate.firstWaiting(-1);
+    gate.finishWaiting(-1);
+    expect(gate.readyIn(0)).toBe(0);
+  });
+
   it('without shared gates: its chat gates only', () => {
     const scheduler = new VirtualTimeScheduler();
     const budget = createCallBudget([createCallGate(1, 1000)], undefined, scheduler);

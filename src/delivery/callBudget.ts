@@ -14,11 +14,15 @@ export interface CallGate {
   readonly windowMs: number;
   /**
    * Milliseconds until a call could start (0: now; Infinity: when a call in flight answers). A
-   * call that is not `first` waits while a first call (a new message) waits for this gate.
+   * call that is not `first` waits while a first call (a new message) waits for this gate, and
+   * a call that is neither `first` nor `finish` also while a finish (a message's final text)
+   * waits.
    */
-  readyIn(now: number, first?: boolean): number;
+  readyIn(now: number, first?: boolean, finish?: boolean): number;
   /** A first call (a conversation's new message) starts or stops waiting for this gate. */
   firstWaiting(delta: 1 | -1): void;
+  /** A finish (a message's final text) starts or stops waiting for this gate. */
+  finishWaiting(delta: 1 | -1): void;
   /** Keeps every call out until `until` (a 429's `retry_after`). */
   holdUntil(until: number): void;
   /** A call started (`take`) and answered (`answered`). */
@@ -37,16 +41,22 @@ export function createCallGate(limit: number, windowMs: number): CallGate {
   let inFlight = 0;
   let heldUntil = -Infinity;
   let firstCallsWaiting = 0;
+  let finishesWaiting = 0;
   const listeners = new Set<() => void>();
+  const wake = () => {
+    for (const listener of [...listeners]) listener();
+  };
   return {
     limit,
     windowMs,
-    readyIn(now, first = false) {
+    readyIn(now, first = false, finish = false) {
       while (answers.length > 0 && answers[0] + windowMs + 1 <= now) answers.shift();
       const held = Math.max(0, heldUntil - now);
       const free = inFlight + answers.length < limit;
-      // A slot that frees goes to a conversation's first message before any other call.
-      if (!first && firstCallsWaiting > 0) return free ? Infinity : this.readyIn(now, true);
+      // A slot that frees goes to a conversation's first message before any other call, then
+      // to a message's finish before the other edits.
+      const ahead = first ? 0 : firstCallsWaiting + (finish ? 0 : finishesWaiting);
+      if (ahead > 0) return free ? Infinity : this.readyIn(now, true);
       if (free) return held;
       if (answers.length === 0) return Infinity;
       // The oldest counted answer leaves the window first.
@@ -60,13 +70,17 @@ export function createCallGate(limit: number, windowMs: number): CallGate {
     },
     firstWaiting(delta) {
       firstCallsWaiting += delta;
-      if (delta < 0) for (const listener of [...listeners]) listener();
+      if (delta < 0) wake();
+    },
+    finishWaiting(delta) {
+      finishesWaiting += delta;
+      if (delta < 0) wake();
     },
     answered(now) {
       inFlight--;
       answers.push(now);
       if (answers.length > limit) answers.shift();
-      for (const listener of [...listeners]) listener();
+      wake();
     },
     onAnswer(listener) {
       listeners.add(listener);
@@ -89,9 +103,15 @@ export interface CallBudget {
   /**
    * Waits for a turn, makes the call, counts its answer (or failure) in every gate. `first`: the
    * call opens a new message, and goes before other calls of the shared gates (a new
-   * conversation's first words before another's next edit).
+   * conversation's first words before another's next edit). `finish`: the call shows a
+   * message's final text, and goes before the shared gates' other calls but first ones.
    */
-  run<T>(call: () => Promise<T>, signal?: AbortSignal, first?: boolean): Promise<T>;
+  run<T>(
+    call: () => Promise<T>,
+    signal?: AbortSignal,
+    first?: boolean,
+    finish?: boolean,
+  ): Promise<T>;
   /**
    * `run` for a caller that keeps its own time (a call that settles on a scheduler): `onTurn`
    * runs, in a scheduler action, when the call may start (its slot taken in every gate); the
@@ -100,7 +120,12 @@ export interface CallBudget {
    */
   whenReady(
     onTurn: () => void,
-    options?: { signal?: AbortSignal; first?: boolean; onAbort?: (reason: unknown) => void },
+    options?: {
+      signal?: AbortSignal;
+      first?: boolean;
+      finish?: boolean;
+      onAbort?: (reason: unknown) => void;
+    },
   ): void;
   /** A call started by `whenReady` answered (or failed): counted from now in every gate. */
   answered(): void;
@@ -130,23 +155,27 @@ export function createCallBudget(
 ): CallBudget {
   const gates = [...chatGates, ...sharedGates];
   const waiting: Array<() => void> = [];
-  const readyIn = (first = false) => {
+  const readyIn = (first = false, finish = false) => {
     const now = scheduler.now();
     let wait = 0;
-    for (const gate of gates) wait = Math.max(wait, gate.readyIn(now, first));
+    for (const gate of gates) wait = Math.max(wait, gate.readyIn(now, first, finish));
     return wait;
   };
 
   const whenReady: CallBudget['whenReady'] = (onTurn, options = {}) => {
-    const { signal, first = false, onAbort: giveUp = () => undefined } = options;
+    const { signal, first = false, finish = false, onAbort: giveUp = () => undefined } = options;
     let timer: Subscription | undefined;
     const unlisten: Array<() => void> = [];
-    // A first call claims priority on the shared gates only while its own chat could go.
+    // A first call or a finish claims priority on the shared gates only while its own chat
+    // could go.
     let claimed = false;
     const claim = (on: boolean) => {
       if (on === claimed) return;
       claimed = on;
-      for (const gate of sharedGates) gate.firstWaiting(on ? 1 : -1);
+      for (const gate of sharedGates) {
+        if (first) gate.firstWaiting(on ? 1 : -1);
+        else gate.finishWaiting(on ? 1 : -1);
+      }
     };
     const done = () => {
       timer?.unsubscribe();
@@ -176,11 +205,11 @@ export function createCallBudget(
     function lookNow() {
       timer?.unsubscribe();
       timer = undefined;
-      if (first) {
+      if (first || finish) {
         const now = scheduler.now();
         claim(chatGates.every((gate) => gate.readyIn(now, true) === 0));
       }
-      const wait = readyIn(first);
+      const wait = readyIn(first, finish);
       if (wait === 0) {
         // Taken before done(): done() wakes other waiters, who must see the slot taken.
         for (const gate of gates) gate.take();
@@ -202,8 +231,10 @@ export function createCallBudget(
 
   return {
     readyIn: () => readyIn(),
-    async run(call, signal, first) {
-      await new Promise<void>((onTurn, onAbort) => whenReady(onTurn, { signal, first, onAbort }));
+    async run(call, signal, first, finish) {
+      await new Promise<void>((onTurn, onAbort) =>
+        whenReady(onTurn, { signal, first, finish, onAbort }),
+      );
       try {
         return await call();
       } finally {

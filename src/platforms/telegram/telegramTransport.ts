@@ -207,8 +207,11 @@ export function createTelegramTransport(
     refresher.wrote(ref, piece, call.signal);
   };
 
-  /** Makes the ref's platform messages show `edit`: edits the parts that changed, sends new ones. */
-  const show = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall) => {
+  /**
+   * Makes the ref's platform messages show `edit`: edits the parts that changed, sends new ones.
+   * `finish`: `edit` is the message's final text (its calls go before other chats' edits).
+   */
+  const show = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall, finish = false) => {
     const state = stateOf(ref);
     const pieces = piecesOf(edit, format, state.level);
     let calls = 0;
@@ -221,11 +224,12 @@ export function createTelegramTransport(
       const fields = 'rich' in piece ? { rich_message: piece.rich } : piece;
       const outcome =
         messageId !== undefined
-          ? await api('editMessageText', { message_id: messageId, ...fields }, call.signal)
+          ? await api('editMessageText', { message_id: messageId, ...fields }, call.signal, finish)
           : await api(
               'rich' in piece ? 'sendRichMessage' : 'sendMessage',
               { ...thread, ...fields },
               call.signal,
+              finish,
             );
       if (!outcome.ok && !outcome.error.notModified) fail(state, outcome);
       if (messageId === undefined) ref.messageIds.push(readMessageId(outcome));
@@ -280,7 +284,7 @@ export function createTelegramTransport(
     },
     finish(ref, edit, call) {
       return serial(async () => {
-        await show(ref, edit, call);
+        await show(ref, edit, call, true);
         refresher.stop(ref);
         return ref;
       });
