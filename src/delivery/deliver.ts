@@ -38,9 +38,7 @@ export type { DeliverOptions } from './deliverOptions';
  * ```
  *
  * - Never two calls in flight; an edit only after its send resolved; starts ≥ `minIntervalMs`
- *   apart, an edit once `transport.budget` (the chat's flood budget) can take it; a send is
- *   taken at once and waits in that budget, where a new message goes first
- *   (marbles/deliver/send-waits-in-the-budget-edit-in-deliver.marble).
+ *   apart, an edit once `transport.budget` can take it, a send at once (it waits in the budget).
  * - Waiting texts of a message collapse to the newest (the others `superseded`), never older
  *   than one sent; every final text goes out, also after the source completed. A message's
  *   first text is sent, later ones edit it, whatever their `op`. Lower numbers go first.

@@ -207,10 +207,7 @@ export function createTelegramTransport(
     refresher.wrote(ref, piece, call.signal);
   };
 
-  /**
-   * Makes the ref's platform messages show `edit`: edits the parts that changed, sends new ones.
-   * `finish`: `edit` is the message's final text (its calls go before other chats' edits).
-   */
+  /** Makes the ref's messages show `edit` (parts that changed edited, new ones sent); `finish`: final. */
   const show = async (ref: TelegramRef, edit: MessageEdit, call: TransportCall, finish = false) => {
     const state = stateOf(ref);
     const pieces = piecesOf(edit, format, state.level);
