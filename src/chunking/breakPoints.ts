@@ -15,7 +15,6 @@ export interface BreakQueue {
   firstInRange(low: number, high: number): number;
   /** Forgets every position `≤ cursor`. */
   dropThrough(cursor: number): void;
-  readonly size: number;
 }
 
 /** A queue of break positions (see {@link BreakQueue}). */
@@ -60,10 +59,6 @@ class SortedBreakQueue implements BreakQueue {
       head = 0;
     }
     this.head = head;
-  }
-
-  get size(): number {
-    return this.positions.length - this.head;
   }
 
   /** Index of the first entry > value (binary search in [head, length)). */
