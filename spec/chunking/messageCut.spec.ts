@@ -11,6 +11,11 @@ describe('cutMessage', () => {
     expect(cutMessage('x'.repeat(30), 15)).toBeUndefined();
   });
 
+  it('is undefined when only the leading whitespace, which no block keeps, passes the limit', () => {
+    expect(cutMessage(`   ${'x'.repeat(15)}`, 16)).toBeUndefined();
+    expect(cutMessage(`\n\n${'x'.repeat(15)}`, 16)).toBeUndefined();
+  });
+
   it('cuts at a paragraph break first, the blank line in neither part', () => {
     expect(cutMessage('First paragraph.\n\nSecond one, which is longer.', 24)).toEqual({
       text: 'First paragraph.',
