@@ -35,7 +35,8 @@ class SortedBreakQueue implements BreakQueue {
   lastInRange(low: number, high: number): number {
     const positions = this.positions;
     const length = positions.length;
-    if (length === this.head || low > high) return -1;
+    // (low > high needs no test: no position is both ≥ low and ≤ high.)
+    if (length === this.head) return -1;
     // The common streaming case: every stored break is within reach.
     const last = positions[length - 1];
     if (last <= high) return last >= low ? last : -1;
