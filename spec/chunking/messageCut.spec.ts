@@ -11,6 +11,11 @@ describe('cutMessage', () => {
     expect(cutMessage('x'.repeat(30), 15)).toBeUndefined();
   });
 
+  it('is undefined when only the leading whitespace, which no block keeps, passes the limit', () => {
+    expect(cutMessage(`   ${'x'.repeat(15)}`, 16)).toBeUndefined();
+    expect(cutMessage(`\n\n${'x'.repeat(15)}`, 16)).toBeUndefined();
+  });
+
   it('cuts at a paragraph break first, the blank line in neither part', () => {
     expect(cutMessage('First paragraph.\n\nSecond one, which is longer.', 24)).toEqual({
       text: 'First paragraph.',
@@ -34,6 +39,16 @@ describe('cutMessage', () => {
     });
   });
 
+  it('reads a cut inside a blank line longer than the limit as a paragraph break', () => {
+    // Below minChars the paragraph break is no cut: the hard cut falls in the blank line's spaces.
+    expect(cutMessage(`a\n${' '.repeat(30)}\nbcd`, 16)).toEqual({
+      text: 'a',
+      rest: 'bcd',
+      inParagraph: false,
+      inFence: false,
+    });
+  });
+
   it('then at a line break, a sentence end, a space: each inside a paragraph', () => {
     expect(cutMessage('One line here\nTwo line here and more', 20)).toEqual({
       text: 'One line here',
@@ -50,6 +65,13 @@ describe('cutMessage', () => {
     expect(cutMessage('words words words words words', 20)).toEqual({
       text: 'words words words',
       rest: 'words words',
+      inParagraph: true,
+      inFence: false,
+    });
+    // A blank line inside the message does not make the cut after it a paragraph break.
+    expect(cutMessage('A.\n\nB is here and\nmore text goes on', 20)).toEqual({
+      text: 'A.\n\nB is here and',
+      rest: 'more text goes on',
       inParagraph: true,
       inFence: false,
     });

@@ -15,7 +15,6 @@ export interface BreakQueue {
   firstInRange(low: number, high: number): number;
   /** Forgets every position `≤ cursor`. */
   dropThrough(cursor: number): void;
-  readonly size: number;
 }
 
 /** A queue of break positions (see {@link BreakQueue}). */
@@ -36,7 +35,8 @@ class SortedBreakQueue implements BreakQueue {
   lastInRange(low: number, high: number): number {
     const positions = this.positions;
     const length = positions.length;
-    if (length === this.head || low > high) return -1;
+    // (low > high needs no test: no position is both ≥ low and ≤ high.)
+    if (length === this.head) return -1;
     // The common streaming case: every stored break is within reach.
     const last = positions[length - 1];
     if (last <= high) return last >= low ? last : -1;
@@ -60,10 +60,6 @@ class SortedBreakQueue implements BreakQueue {
       head = 0;
     }
     this.head = head;
-  }
-
-  get size(): number {
-    return this.positions.length - this.head;
   }
 
   /** Index of the first entry > value (binary search in [head, length)). */

@@ -13,8 +13,10 @@ import { recordBlockOrigin } from './blockOrigin';
 /** createBlockChunker's options, checked and with defaults filled in. */
 export type ParsedOptions = z.output<typeof BlockChunkerOptions>;
 
-// A GFM delimiter row: cells of dashes, optionally aligned with colons, between pipes.
-const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+// A GFM delimiter row: cells of dashes, optionally aligned with colons, between pipes. (Its
+// leading pipe is not optional here: the line tracker reads a line as a table row only when its
+// first character is one.)
+const DELIMITER_ROW = /^ {0,3}\|[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 /** The held text and the cut mechanics (see the file comment); subclassed by the chunker. */
 export abstract class HeldText {
@@ -129,7 +131,7 @@ export abstract class HeldText {
     const bufferStart = this.bufferStart;
     const raw = this.buffer.slice(this.cursor - bufferStart, end - bufferStart);
     const body = raw.trimEnd();
-    if (body.trim() !== '') {
+    if (body !== '') {
       const closer = fence?.reopen ? `\n${fence.marker}` : '';
       const block = { text: this.prefix + body + closer, reason };
       const continues = this.lastBlockEnd >= 0;

@@ -167,7 +167,8 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
       const lastCode = region.closerStart === Infinity ? Infinity : region.lastContentEnd;
       const hard = this.notInsidePair(Math.min(codeHigh, lastCode));
       const codeStart = Math.max(cursor, region.contentStart);
-      if (hard > codeStart && !this.isBlank(codeStart, hard)) {
+      // (A `hard` at or before codeStart reads as blank: no code to cut.)
+      if (!this.isBlank(codeStart, hard)) {
         return this.cut(blocks, hard, region, reason);
       }
     }

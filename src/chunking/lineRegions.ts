@@ -96,13 +96,14 @@ export abstract class LineRegions {
     return end === this.lastHeadingEnd ? this.beforeLastHeading : end;
   }
 
-  /** The table's second row has a character no delimiter row has (`|`, `-`, `:`, spaces). */
+  /**
+   * The table's second row has a character no delimiter row has (`|`, `-`, `:`, spaces). Called
+   * once per table, while that row is read (its header is not read before the row ends).
+   */
   protected notDelimiterRow(): void {
-    const table = this.openTable;
-    if (table && table.rows === 2 && table.header === undefined) {
-      table.header = ''; // no GFM table: no header to repeat, and its first two rows may part
-      this.breaks.tableNewline.push(table.firstRowEnd);
-    }
+    const table = this.openTable!;
+    table.header = ''; // no GFM table: no header to repeat, and its first two rows may part
+    this.breaks.tableNewline.push(table.firstRowEnd);
   }
 
   /** A table row starts (the text before it ends at `contentEnd`): opens the table if new. */
@@ -130,8 +131,9 @@ export abstract class LineRegions {
     if (table.rows === 2) table.headerEnd = contentEnd;
   }
 
+  /** The open table ends at `end` (called only while one is open). */
   protected closeTable(end: number): void {
-    if (this.openTable) this.openTable.end = end;
+    this.openTable!.end = end;
     this.openTable = null;
   }
 

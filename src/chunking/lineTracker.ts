@@ -21,11 +21,6 @@ const HASH = 35;
 const DASH = 45;
 const COLON = 58;
 
-/** A line tracker filling `breaks`; `maxChars` sizes the reopen line of split fences. */
-export function createLineTracker(breaks: BreakPoints, maxChars: number): LineTracker {
-  return new LineTracker(breaks, maxChars);
-}
-
 /**
  * Line state for one text part (see the file comment). A class, not a closure factory: its
  * methods run for every line and are shared by all instances, so their optimized code survives

@@ -59,10 +59,12 @@ export function cutMessage(
   if (!head || !next) return undefined;
   // The body starts at the first line with text (indented or not): no earlier place matches it.
   const end = model.indexOf(head.body) + head.body.length;
+  // The whitespace at the cut: a hard cut may fall inside it, leaving part in the body.
+  const gap = head.body.slice(head.body.trimEnd().length) + next.lead;
   return {
     text: first.text,
     rest: next.prefix + model.slice(end + next.lead.length),
-    inParagraph: head.closer === '' && !/\n[ \t]*\n/.test(next.lead),
+    inParagraph: head.closer === '' && !/\n[ \t]*\n/.test(gap),
     inFence: head.closer !== '',
   };
 }

@@ -1,0 +1,92 @@
+// Where the chunker cuts a block that does not fit (incrementalChunker.ts): before a heading or
+// a bare list marker that would end it, at a table's first row end, headings alone; and the
+// early cuts of each breakPreference and of flushOnParagraph.
+import { createBlockChunker, type BlockChunkerOptions } from '../../src/chunking/blockChunker';
+
+function textsOf(options: BlockChunkerOptions, text: string): string[] {
+  const chunker = createBlockChunker(options);
+  return [...chunker.append(text), ...chunker.end('end')].map((block) => block.text);
+}
+
+describe('createBlockChunker: forced cuts', () => {
+  const options: BlockChunkerOptions = { minChars: 12, maxChars: 24, mode: 'end' };
+  const word = 'x'.repeat(30);
+
+  it.each([
+    [
+      'a heading',
+      `Intro text\n## Head\n${word}`,
+      ['Intro text', `## Head\n${'x'.repeat(16)}`, 'x'.repeat(14)],
+    ],
+    [
+      'a list marker',
+      `Intro text\n- ${word}`,
+      ['Intro text', `- ${'x'.repeat(22)}`, 'x'.repeat(8)],
+    ],
+    [
+      'two words of a heading',
+      `Intro text\n## Head line${word}`,
+      ['Intro text', `## Head line${'x'.repeat(12)}`, 'x'.repeat(18)],
+    ],
+  ])('cuts at the line break before %s in reach, even below minChars', (_, text, expected) => {
+    expect(textsOf(options, text)).toEqual(expected);
+  });
+
+  it('keeps a heading below minChars inside a block cut hard after its section starts', () => {
+    expect(
+      textsOf({ minChars: 16, maxChars: 16, mode: 'end' }, `ab\n## H\n${'x'.repeat(30)}`),
+    ).toEqual(['ab\n## H\nxxxxxxxx', 'x'.repeat(16), 'x'.repeat(6)]);
+  });
+
+  it('sends the first of two headings alone when only blank lines follow them in reach', () => {
+    const text = `# A\n## B${'\n'.repeat(8)}${'x'.repeat(30)}`;
+    expect(textsOf({ minChars: 16, maxChars: 16, mode: 'end' }, text)).toEqual([
+      '# A',
+      `## B${'\n'.repeat(8)}xxxx`,
+      'x'.repeat(16),
+      'x'.repeat(10),
+    ]);
+  });
+
+  it('cuts a table between its header and delimiter rows when the first ends exactly at maxChars', () => {
+    const text = '| abcdefghijkl |\n|--------------|\n| a | b |';
+    expect(textsOf({ minChars: 1, maxChars: 16, mode: 'end' }, text)).toEqual([
+      '| abcdefghijkl |',
+      '|--------------|',
+      '| a | b |',
+    ]);
+  });
+
+  it('makes no cut in a text exactly maxChars long', () => {
+    expect(textsOf({ minChars: 5, maxChars: 16 }, 'sixteen chars ok')).toEqual([
+      'sixteen chars ok',
+    ]);
+    expect(textsOf({ minChars: 5, maxChars: 16, mode: 'end' }, 'sixteen chars ok')).toEqual([
+      'sixteen chars ok',
+    ]);
+  });
+});
+
+describe('createBlockChunker: early cuts', () => {
+  it('breakPreference sentence cuts early at a sentence end; newline does not', () => {
+    const text = 'One sentence here. And more';
+    const sentence = createBlockChunker({
+      minChars: 5,
+      maxChars: 100,
+      breakPreference: 'sentence',
+    });
+    expect(sentence.append(text)).toEqual([{ text: 'One sentence here.', reason: 'size' }]);
+    const newline = createBlockChunker({ minChars: 5, maxChars: 100, breakPreference: 'newline' });
+    expect(newline.append(text)).toEqual([]);
+    expect(newline.end('end')).toEqual([{ text, reason: 'end' }]);
+  });
+
+  it('flushOnParagraph in mode end cuts at every paragraph break at the end', () => {
+    const options = { minChars: 5, maxChars: 40, flushOnParagraph: true, mode: 'end' } as const;
+    expect(textsOf(options, 'Hello\n\nworld and more\n\nend')).toEqual([
+      'Hello',
+      'world and more',
+      'end',
+    ]);
+  });
+});
