@@ -162,3 +162,15 @@ describe('createBlockChunker: the header rows a table’s continuation starts wi
     expect(chunker.end('end')).toEqual([{ text: 'After.', reason: 'end' }]);
   });
 });
+
+describe('createBlockChunker: the text after a flushed fence', () => {
+  it('starts clean when the fence’s closer line arrives after the flush closed it', () => {
+    const chunker = createBlockChunker({ minChars: 0, maxChars: 40 });
+    expect(chunker.append('```\n')).toEqual([]);
+    expect(chunker.append('code\n```')).toEqual([]);
+    expect(chunker.flush('idle')).toEqual([{ text: '```\ncode\n```', reason: 'idle' }]);
+    expect(chunker.append('\n')).toEqual([]);
+    expect(chunker.append('Next')).toEqual([]);
+    expect(chunker.end('end')).toEqual([{ text: 'Next', reason: 'end' }]);
+  });
+});

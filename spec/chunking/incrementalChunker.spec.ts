@@ -81,6 +81,20 @@ describe('createBlockChunker: early cuts', () => {
     expect(newline.end('end')).toEqual([{ text, reason: 'end' }]);
   });
 
+  it('makes every early cut a delta allows at once, not one a delta', () => {
+    const chunker = createBlockChunker({
+      minChars: 0,
+      maxChars: 16,
+      breakPreference: 'sentence',
+      flushOnParagraph: true,
+    });
+    expect(chunker.append('Yes.\nNo? Maybe')).toEqual([
+      { text: 'Yes.', reason: 'size' },
+      { text: 'No?', reason: 'size' },
+    ]);
+    expect(chunker.end('end')).toEqual([{ text: 'Maybe', reason: 'end' }]);
+  });
+
   it('flushOnParagraph in mode end cuts at every paragraph break at the end', () => {
     const options = { minChars: 5, maxChars: 40, flushOnParagraph: true, mode: 'end' } as const;
     expect(textsOf(options, 'Hello\n\nworld and more\n\nend')).toEqual([
