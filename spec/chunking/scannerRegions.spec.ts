@@ -17,8 +17,8 @@ function regionsAt(text: string, positions: number[], finish = true) {
 
 describe('createMarkdownScanner: regionContaining', () => {
   it('contains a fence from its opener’s first character to its closer’s last', () => {
+    // The line break before the opener at 5, the closer's last backtick at 19, its line break 20.
     const text = 'Intro\n```js\ncode\n```\nafter';
-    //            0-4  5 6        12   16  19 20
     expect(regionsAt(text, [5, 6, 19, 20])).toEqual([
       null,
       ['fence', 6, 20],
