@@ -1,7 +1,8 @@
 // Where the chunker cuts a block that does not fit (incrementalChunker.ts): before a heading or
 // a bare list marker that would end it, at a table's first row end, headings alone, a table's
-// header repeated or left out, minChars counted with a reopened fence's opener line; and the
-// early cuts of each breakPreference and of flushOnParagraph.
+// header repeated or left out, minChars counted with a reopened fence's opener line, a reopened
+// fence's block sent with the character that fills it, an opener's info kept on its line; and
+// the early cuts of each breakPreference and of flushOnParagraph.
 import { createBlockChunker, type BlockChunkerOptions } from '../../src/chunking/blockChunker';
 
 function textsOf(options: BlockChunkerOptions, text: string): string[] {
@@ -31,6 +32,14 @@ describe('createBlockChunker: forced cuts', () => {
     ],
   ])('cuts at the line break before %s in reach, even below minChars', (_, text, expected) => {
     expect(textsOf(options, text)).toEqual(expected);
+  });
+
+  it('cuts before a heading whose end is the only break in reach, not inside the word after it', () => {
+    const text = 'Intro words.\n\nSecond para words.\n\n## Head\n\nBody text';
+    expect(textsOf({ minChars: 38, maxChars: 44, mode: 'end' }, text)).toEqual([
+      'Intro words.\n\nSecond para words.',
+      '## Head\n\nBody text',
+    ]);
   });
 
   it('keeps a heading below minChars inside a block cut hard after its section starts', () => {
@@ -167,6 +176,33 @@ describe('createBlockChunker: forced cuts in fences', () => {
       '```js\nconst a = 1;\n```',
       '```js\nconst b = 2;\n```',
       '```js\nconst c = 3;\n```',
+    ]);
+  });
+
+  it('never cuts a tilde opener between its marker and its info, whatever breaks follow', () => {
+    const blocks = textsOf({ minChars: 0, maxChars: 16, mode: 'end' }, '~~~ let\n\n\n~~~#####');
+    expect(blocks.map((block) => block.split('\n')[0])).toEqual(['~~~ let', '~~~']);
+  });
+
+  it('sends a reopened fence’s block with the character that fills it, never in the middle of a word', () => {
+    // minChars close to maxChars: the held code is still below minChars when the reopen line,
+    // the code and the closer no longer fit, so the cut is due before any early cut could be.
+    const code = Array.from({ length: 12 }, (_, index) => `x${index} = ${index * 7}`).join('\n');
+    const text = `Intro.\n\n\`\`\`python\n${code}\n\`\`\`\n\nAfter.`;
+    const chunker = createBlockChunker({ minChars: 28, maxChars: 30 });
+    const sent = [...text].flatMap((char, index) =>
+      chunker.append(char).map((block) => [index, block.text]),
+    );
+    expect([...sent, ...chunker.end('end').map((block) => ['end', block.text])]).toEqual([
+      [26, 'Intro.'],
+      [35, '```python\nx0 = 0\nx1 = 7\n```'],
+      [48, '```python\nx2 = 14\nx3 =\n```'],
+      [61, '```python\n21\nx4 = 28\nx5\n```'],
+      [75, '```python\n= 35\nx6 = 42\n```'],
+      [88, '```python\nx7 = 49\nx8 =\n```'],
+      [102, '```python\n56\nx9 = 63\nx10\n```'],
+      [116, '```python\n= 70\nx11 = 77\n```'],
+      ['end', 'After.'],
     ]);
   });
 });
