@@ -156,6 +156,7 @@ export abstract class HeldText {
     // (Never past the last block's end: the next block's origin reads the text from there.)
     const keepFrom = this.lastBlockEnd >= 0 ? Math.min(end, this.lastBlockEnd) : end;
     const sent = keepFrom - bufferStart;
+    // Stryker disable next-line all: memory only, the text from keepFrom on stays either way
     if (sent > 1024 && sent * 2 > this.buffer.length) {
       this.buffer = this.buffer.slice(sent);
       this.bufferStart = keepFrom;

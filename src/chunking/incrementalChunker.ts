@@ -34,6 +34,7 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
 
   // Kept alive for the module's life, so V8 keeps the hidden classes of a chunker's objects: after
   // a full GC freed every chunker, the next got new ones and all optimized code was rebuilt.
+  // Stryker disable all: cost only, nothing reads this chunker, so its options change no output
   static readonly keepsHiddenClasses = new IncrementalChunker({
     minChars: 0,
     maxChars: 16,
@@ -41,6 +42,7 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
     flushOnParagraph: false,
     mode: 'stream',
   });
+  // Stryker restore all
 
   constructor(options: ParsedOptions) {
     super(options);
@@ -66,7 +68,9 @@ export class IncrementalChunker extends HeldText implements BlockChunker {
     // Deltas are read in batches while no cut can be due: one scanner call over a few hundred
     // characters costs far less than one per 1–8 character delta. The result is the same: the
     // scanner reads text the same however it is split, and the cut waits for a break anyway.
+    // Stryker disable next-line BlockStatement: cost only, mode end cuts nothing before a flush
     if (this.mode === 'end') {
+      // Stryker disable next-line all: cost only, the batch size (as above)
       if (this.unscannedLength >= END_MODE_SCAN_BATCH) this.scanAppended();
     } else if (!this.noCutPossible()) {
       this.scanAppended();
